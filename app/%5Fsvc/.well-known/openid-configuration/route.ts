@@ -1,0 +1,8 @@
+import { clientPreflight, clientRoute } from "@/lib/http/route";
+import { openIdConfiguration } from "@/lib/tokens/discovery";
+import { getOpenIdConfigurationOperation } from "@/lib/tokens/operations";
+
+// GET /_svc/.well-known/openid-configuration — OIDC discovery at `{issuer}/.well-known/...`
+export const GET = clientRoute(getOpenIdConfigurationOperation, openIdConfiguration);
+
+export const OPTIONS = clientPreflight;

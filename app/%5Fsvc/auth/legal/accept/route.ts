@@ -1,0 +1,11 @@
+import { getDb } from "@/db/client";
+import { acceptLegalOperation } from "@/lib/auth/operations";
+import { clientPreflight, sessionRoute } from "@/lib/http/route";
+import { acceptLegalDocuments } from "@/lib/legal/accept-legal-documents";
+
+// POST /_svc/auth/legal/accept — accept the current legal documents (clears LEGAL_ACCEPTANCE)
+export const POST = sessionRoute(acceptLegalOperation, ({ environment, session, request, actor }) =>
+  acceptLegalDocuments(getDb(), environment, session, request, actor),
+);
+
+export const OPTIONS = clientPreflight;

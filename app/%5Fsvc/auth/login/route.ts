@@ -1,0 +1,12 @@
+import { getDb } from "@/db/client";
+import { respondWithSession } from "@/lib/auth/establish-session";
+import { loginOperation } from "@/lib/auth/operations";
+import { signIn } from "@/lib/auth/sign-in";
+import { clientPreflight, clientRoute } from "@/lib/http/route";
+
+// POST /_svc/auth/login — sign in with email and password
+export const POST = clientRoute(loginOperation, async ({ environment, body, query, request, responseHeaders }) =>
+  respondWithSession(responseHeaders, await signIn(getDb(), environment, body, request, { isNative: query._is_native })),
+);
+
+export const OPTIONS = clientPreflight;

@@ -1,0 +1,11 @@
+import { getDb } from "@/db/client";
+import { clientPreflight, sessionRoute } from "@/lib/http/route";
+import { mintFromTemplate } from "@/lib/tokens/mint-from-template";
+import { mintTemplateTokenOperation } from "@/lib/tokens/operations";
+
+// POST /_svc/auth/token/{templateName} — mint a token from a JWT template
+export const POST = sessionRoute(mintTemplateTokenOperation, ({ environment, session, params, request }) =>
+  mintFromTemplate(getDb(), environment, session, params.templateName, request),
+);
+
+export const OPTIONS = clientPreflight;

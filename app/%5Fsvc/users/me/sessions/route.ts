@@ -1,0 +1,9 @@
+import { getDb } from "@/db/client";
+import { clientPreflight, sessionRoute } from "@/lib/http/route";
+import { listMySessions } from "@/lib/sessions/my-sessions";
+import { listMySessionsOperation } from "@/lib/users/me-operations";
+
+// GET /_svc/users/me/sessions — the user's active sessions
+export const GET = sessionRoute(listMySessionsOperation, ({ session }) => listMySessions(getDb(), session));
+
+export const OPTIONS = clientPreflight;

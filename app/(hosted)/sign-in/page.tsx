@@ -1,0 +1,26 @@
+import { redirect } from "next/navigation";
+import { HostedShell } from "@/components/hosted/hosted-shell";
+import { SignInForm } from "@/components/hosted/sign-in-form";
+import { Card } from "@/components/ui/card";
+import { continueUrlForSession } from "@/lib/hosted/continue-url";
+import { loadHostedPage } from "@/lib/hosted/hosted-context";
+import { format } from "@/lib/hosted/i18n/messages";
+import { hostedMetadata, type HostedPageProps } from "@/lib/hosted/page-metadata";
+import { hostedHref, tenantFromSearch } from "@/lib/hosted/tenant";
+
+export const generateMetadata = (props: HostedPageProps) => hostedMetadata(props, (t) => t.signIn.title);
+
+// GET /sign-in?redirect_url=&pk= — email and password; someone already signed in goes straight on.
+export default async function SignInPage({ searchParams }: HostedPageProps) {
+  const tenant = tenantFromSearch(await searchParams);
+  const context = await loadHostedPage(tenant.publishableKey);
+  if (context.session) redirect(await continueUrlForSession(context.environment, context.session, tenant));
+  const { t, branding } = context;
+  return (
+    <HostedShell context={context} returnTo={hostedHref("/sign-in", tenant)}>
+      <Card level={1} title={t.signIn.title} lead={<p>{format(t.signIn.lead, { app: branding.applicationName })}</p>}>
+        <SignInForm t={t} tenant={tenant} />
+      </Card>
+    </HostedShell>
+  );
+}

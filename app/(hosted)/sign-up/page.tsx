@@ -1,0 +1,31 @@
+import { redirect } from "next/navigation";
+import { HostedShell } from "@/components/hosted/hosted-shell";
+import { SignUpForm } from "@/components/hosted/sign-up-form";
+import { Alert } from "@/components/ui/alert";
+import { Card } from "@/components/ui/card";
+import { continueUrlForSession } from "@/lib/hosted/continue-url";
+import { loadHostedPage } from "@/lib/hosted/hosted-context";
+import { format } from "@/lib/hosted/i18n/messages";
+import { hostedMetadata, type HostedPageProps } from "@/lib/hosted/page-metadata";
+import { hostedHref, tenantFromSearch } from "@/lib/hosted/tenant";
+
+export const generateMetadata = (props: HostedPageProps) => hostedMetadata(props, (t) => t.signUp.title);
+
+// GET /sign-up?redirect_url=&pk= — name, email, password, and consent / CAPTCHA when the environment asks for them.
+export default async function SignUpPage({ searchParams }: HostedPageProps) {
+  const tenant = tenantFromSearch(await searchParams);
+  const context = await loadHostedPage(tenant.publishableKey);
+  if (context.session) redirect(await continueUrlForSession(context.environment, context.session, tenant));
+  const { t, branding, environment } = context;
+  return (
+    <HostedShell context={context} returnTo={hostedHref("/sign-up", tenant)}>
+      <Card level={1} title={t.signUp.title} lead={<p>{format(t.signUp.lead, { app: branding.applicationName })}</p>}>
+        {environment.settings.signUp.enabled ? (
+          <SignUpForm t={t} tenant={tenant} settings={environment.settings} />
+        ) : (
+          <Alert tone="error">{t.errors.signUpClosed}</Alert>
+        )}
+      </Card>
+    </HostedShell>
+  );
+}

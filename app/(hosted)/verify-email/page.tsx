@@ -1,0 +1,47 @@
+import { redirect } from "next/navigation";
+import { getDb } from "@/db/client";
+import { HostedShell } from "@/components/hosted/hosted-shell";
+import { SignOutForm } from "@/components/hosted/sign-out-form";
+import { VerifyEmailForms } from "@/components/hosted/verify-email-forms";
+import { Alert } from "@/components/ui/alert";
+import { Card } from "@/components/ui/card";
+import { TextLink } from "@/components/ui/text-link";
+import { nextStepUrl } from "@/lib/hosted/continue-url";
+import { loadHostedPage } from "@/lib/hosted/hosted-context";
+import { format } from "@/lib/hosted/i18n/messages";
+import { hostedMetadata, type HostedPageProps } from "@/lib/hosted/page-metadata";
+import { hostedHref, tenantFromSearch } from "@/lib/hosted/tenant";
+import { sessionState } from "@/lib/sessions/gates";
+
+export const generateMetadata = (props: HostedPageProps) => hostedMetadata(props, (t) => t.verifyEmail.title);
+
+// GET /verify-email — the EMAIL_VERIFICATION gate: email a link, open it, continue.
+export default async function VerifyEmailPage({ searchParams }: HostedPageProps) {
+  const tenant = tenantFromSearch(await searchParams);
+  const context = await loadHostedPage(tenant.publishableKey);
+  const { t, environment, session } = context;
+  if (!session) redirect(hostedHref("/sign-in", tenant));
+  const state = await sessionState(getDb(), environment, session.user, session.session.id);
+  const open = state.gates.some((gate) => gate.key === "EMAIL_VERIFICATION");
+  return (
+    <HostedShell context={context} returnTo={hostedHref("/verify-email", tenant)}>
+      <Card
+        level={1}
+        title={t.verifyEmail.title}
+        lead={open ? <p>{format(t.verifyEmail.lead, { email: session.user.email ?? "" })}</p> : null}
+      >
+        {open ? (
+          <VerifyEmailForms t={t} tenant={tenant} />
+        ) : (
+          // Already verified (say, the link was opened in another tab): say so and offer the way on.
+          <Alert tone="success">
+            <p>
+              {t.verifyEmail.verified} <TextLink href={nextStepUrl(environment, state, tenant)}>{t.common.continue}</TextLink>
+            </p>
+          </Alert>
+        )}
+        <SignOutForm tenant={tenant} label={t.common.signOut} />
+      </Card>
+    </HostedShell>
+  );
+}

@@ -1,0 +1,12 @@
+import { getDb } from "@/db/client";
+import { getEnvironmentSettingsOperation, updateEnvironmentSettingsOperation } from "@/lib/environments/operations";
+import { updateEnvironmentSettings } from "@/lib/environments/update-settings";
+import { serverRoute } from "@/lib/http/route";
+
+// GET /api/server/v1/environment — the environment's settings
+export const GET = serverRoute(getEnvironmentSettingsOperation, async ({ environment }) => environment.settings);
+
+// PATCH /api/server/v1/environment — deep-merge a partial settings object
+export const PATCH = serverRoute(updateEnvironmentSettingsOperation, ({ environment, body, actor }) =>
+  updateEnvironmentSettings(getDb(), environment.id, body, actor),
+);

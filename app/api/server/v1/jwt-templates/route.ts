@@ -1,0 +1,12 @@
+import { getDb } from "@/db/client";
+import { serverRoute } from "@/lib/http/route";
+import { createJwtTemplateOperation, listJwtTemplatesOperation } from "@/lib/tokens/jwt-template-operations";
+import { createJwtTemplate, listJwtTemplates } from "@/lib/tokens/jwt-templates";
+
+// GET /api/server/v1/jwt-templates — list JWT templates
+export const GET = serverRoute(listJwtTemplatesOperation, ({ environment }) => listJwtTemplates(getDb(), environment.id));
+
+// POST /api/server/v1/jwt-templates — create a JWT template
+export const POST = serverRoute(createJwtTemplateOperation, ({ environment, body, actor }) =>
+  createJwtTemplate(getDb(), environment, body, actor),
+);

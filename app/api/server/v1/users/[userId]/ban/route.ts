@@ -1,0 +1,9 @@
+import { getDb } from "@/db/client";
+import { serverRoute } from "@/lib/http/route";
+import { banUser } from "@/lib/users/ban-user";
+import { banUserOperation } from "@/lib/users/operations";
+
+// POST /api/server/v1/users/{userId}/ban — ban and revoke every session
+export const POST = serverRoute(banUserOperation, ({ environment, params, actor }) =>
+  banUser(getDb(), environment.id, params.userId, actor),
+);

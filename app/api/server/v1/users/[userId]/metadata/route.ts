@@ -1,0 +1,9 @@
+import { getDb } from "@/db/client";
+import { serverRoute } from "@/lib/http/route";
+import { updateUserMetadataOperation } from "@/lib/users/operations";
+import { updateUserMetadata } from "@/lib/users/update-metadata";
+
+// PATCH /api/server/v1/users/{userId}/metadata — deep-merge metadata bags
+export const PATCH = serverRoute(updateUserMetadataOperation, ({ environment, params, body, actor }) =>
+  updateUserMetadata(getDb(), environment.id, params.userId, body, actor),
+);

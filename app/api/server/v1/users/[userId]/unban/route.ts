@@ -1,0 +1,9 @@
+import { getDb } from "@/db/client";
+import { serverRoute } from "@/lib/http/route";
+import { unbanUser } from "@/lib/users/ban-user";
+import { unbanUserOperation } from "@/lib/users/operations";
+
+// POST /api/server/v1/users/{userId}/unban — lift a ban
+export const POST = serverRoute(unbanUserOperation, ({ environment, params, actor }) =>
+  unbanUser(getDb(), environment.id, params.userId, actor),
+);

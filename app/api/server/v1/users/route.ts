@@ -1,0 +1,9 @@
+import { getDb } from "@/db/client";
+import { serverRoute } from "@/lib/http/route";
+import { createUser } from "@/lib/users/create-user";
+import { createUserOperation } from "@/lib/users/operations";
+
+// POST /api/server/v1/users — create a user
+export const POST = serverRoute(createUserOperation, ({ environment, body, actor }) =>
+  createUser(getDb(), environment, body, actor),
+);

@@ -1,0 +1,9 @@
+import { getDb } from "@/db/client";
+import { serverRoute } from "@/lib/http/route";
+import { searchUsersOperation } from "@/lib/users/operations";
+import { searchUsers } from "@/lib/users/search-users";
+
+// POST /api/server/v1/users/search — filter and page through users
+export const POST = serverRoute(searchUsersOperation, ({ environment, body, query }) =>
+  searchUsers(getDb(), environment.id, body, query),
+);

@@ -1,0 +1,66 @@
+import { forgotPasswordAction, resetPasswordAction } from "@/lib/hosted/actions/password-reset";
+import type { Messages } from "@/lib/hosted/i18n/messages";
+import { hostedHref, tenantFields, type Tenant } from "@/lib/hosted/tenant";
+import { ActionForm } from "@/components/ui/action-form";
+import { FormStatus } from "@/components/ui/form-status";
+import { SubmitButton } from "@/components/ui/submit-button";
+import { TextField } from "@/components/ui/text-field";
+import { NewPasswordField } from "./new-password-field";
+import { TextLink } from "@/components/ui/text-link";
+import { AuthLinks } from "./auth-links";
+
+export function ForgotPasswordForm({ t, tenant }: { t: Messages; tenant: Tenant }) {
+  return (
+    <>
+      <ActionForm action={forgotPasswordAction} hidden={tenantFields(tenant)}>
+        <TextField name="email" type="email" label={t.fields.email} autoComplete="email" spellCheck={false} autoCapitalize="none" required />
+        <FormStatus />
+        <SubmitButton block>{t.forgot.submit}</SubmitButton>
+      </ActionForm>
+      <AuthLinks>
+        <p>
+          <TextLink href={hostedHref("/sign-in", tenant)}>{t.forgot.back}</TextLink>
+        </p>
+      </AuthLinks>
+    </>
+  );
+}
+
+interface ResetPasswordFormProps {
+  t: Messages;
+  tenant: Tenant;
+  email: string | null;
+  minLength: number;
+}
+
+/** Email (prefilled from the previous step), the emailed code and the new password, which password managers offer to save. */
+export function ResetPasswordForm({ t, tenant, email, minLength }: ResetPasswordFormProps) {
+  return (
+    <>
+      <ActionForm action={resetPasswordAction} hidden={tenantFields(tenant)}>
+        <TextField
+          name="email"
+          type="email"
+          label={t.fields.email}
+          autoComplete="email"
+          defaultValue={email ?? undefined}
+          spellCheck={false}
+          autoCapitalize="none"
+          required
+        />
+        <TextField name="code" label={t.fields.code} autoComplete="one-time-code" inputMode="numeric" pattern="[0-9 ]*" maxLength={7} required />
+        <NewPasswordField name="newPassword" label={t.fields.newPassword} t={t} minLength={minLength} />
+        <FormStatus />
+        <SubmitButton block>{t.reset.submit}</SubmitButton>
+      </ActionForm>
+      <AuthLinks>
+        <p>
+          <TextLink href={hostedHref("/forgot-password", tenant)}>{t.reset.newCode}</TextLink>
+        </p>
+        <p>
+          <TextLink href={hostedHref("/sign-in", tenant)}>{t.forgot.back}</TextLink>
+        </p>
+      </AuthLinks>
+    </>
+  );
+}

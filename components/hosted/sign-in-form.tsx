@@ -1,0 +1,30 @@
+import { signInAction } from "@/lib/hosted/actions/sign-in";
+import type { Messages } from "@/lib/hosted/i18n/messages";
+import { hostedHref, tenantFields, type Tenant } from "@/lib/hosted/tenant";
+import { ActionForm } from "@/components/ui/action-form";
+import { FormStatus } from "@/components/ui/form-status";
+import { SubmitButton } from "@/components/ui/submit-button";
+import { TextField } from "@/components/ui/text-field";
+import { TextLink } from "@/components/ui/text-link";
+import { AuthLinks } from "./auth-links";
+
+export function SignInForm({ t, tenant }: { t: Messages; tenant: Tenant }) {
+  return (
+    <>
+      <ActionForm action={signInAction} hidden={tenantFields(tenant)}>
+        <TextField name="email" type="email" label={t.fields.email} autoComplete="email" spellCheck={false} autoCapitalize="none" required />
+        <TextField name="password" type="password" label={t.fields.password} autoComplete="current-password" required />
+        <FormStatus />
+        <SubmitButton block>{t.signIn.submit}</SubmitButton>
+      </ActionForm>
+      <AuthLinks>
+        <p>
+          <TextLink href={hostedHref("/forgot-password", tenant)}>{t.signIn.forgot}</TextLink>
+        </p>
+        <p>
+          {t.signIn.noAccount} <TextLink href={hostedHref("/sign-up", tenant)}>{t.signIn.createAccount}</TextLink>
+        </p>
+      </AuthLinks>
+    </>
+  );
+}

@@ -1,0 +1,332 @@
+import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import {
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+/**
+ * The form of a text the trigram search indexes hold: lower case, and every run of
+ * characters other than letters and digits replaced by the letter "q". pg_trgm cuts
+ * words at those characters, so the term "m.ma" would otherwise look up a word
+ * ending in "m" and one starting with "ma" (a seventh of all addresses in the
+ * bench population); as "mqma" its trigrams find the few rows that hold it. The
+ * same mapping on row and term keeps every true match a candidate, whichever
+ * letter stands in; a rare one keeps the trigrams selective. The exact ILIKE is
+ * still checked on each candidate. A query must use this very expression for
+ * Postgres to match it to the index.
+ */
+export function searchKey(value: SQLWrapper): SQL {
+  return sql`regexp_replace(lower(${value}), '[^[:alnum:]]+', 'q', 'g')`;
+}
+
+const timestamps = {
+  createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
+};
+
+type JsonObject = Record<string, unknown>;
+
+/** The tenant of a row: everything belongs to one environment and goes with it. */
+const environmentIdColumn = () =>
+  uuid("environment_id")
+    .notNull()
+    .references(() => environments.id, { onDelete: "cascade" });
+
+/** The user a row belongs to; it goes when the user row does. */
+const userIdColumn = () =>
+  uuid("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" });
+
+export const applications = pgTable("applications", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  name: text("name").notNull(),
+  ...timestamps,
+});
+
+export const environments = pgTable(
+  "environments",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    applicationId: uuid("application_id")
+      .notNull()
+      .references(() => applications.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** `development` environments get `_test_` keys, `production` ones `_live_` keys. */
+    kind: text("kind", { enum: ["development", "production"] }).notNull(),
+    publishableKey: text("publishable_key").notNull(),
+    /** Hosts (`host[:port]`) that serve this environment's Client API and hosted pages. */
+    frontendHosts: text("frontend_hosts").array().notNull().default(sql`'{}'::text[]`),
+    /** Extra browser and native origins allowed to call the Client API (CORS, redirects). */
+    allowedOrigins: text("allowed_origins").array().notNull().default(sql`'{}'::text[]`),
+    /** Validated by `lib/environments/settings.ts`; stored whole, defaults applied on write. */
+    settings: jsonb("settings").$type<JsonObject>().notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("environments_publishable_key_idx").on(t.publishableKey),
+    index("environments_application_idx").on(t.applicationId),
+    index("environments_frontend_hosts_idx").using("gin", t.frontendHosts),
+  ],
+);
+
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    environmentId: environmentIdColumn(),
+    /** SHA-256 of the whole secret key; the key itself is shown once and never stored. */
+    keyHash: text("key_hash").notNull(),
+    /** First characters of the key, enough to recognise it in a list. */
+    displayPrefix: text("display_prefix").notNull(),
+    label: text("label"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("api_keys_key_hash_idx").on(t.keyHash),
+    index("api_keys_environment_idx").on(t.environmentId),
+  ],
+);
+
+export const signingKeys = pgTable(
+  "signing_keys",
+  {
+    /** The JWK `kid`. */
+    id: text("id").primaryKey(),
+    environmentId: environmentIdColumn(),
+    algorithm: text("algorithm", { enum: ["ES256", "EdDSA"] }).notNull(),
+    publicJwk: jsonb("public_jwk").$type<JsonObject>().notNull(),
+    /** Private JWK sealed with the master key (JWE, dir + A256GCM). */
+    privateJwkSealed: text("private_jwk_sealed").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** Set when a newer key takes over signing; the key stays published until its tokens expire. */
+    retiredAt: timestamp("retired_at", { withTimezone: true }),
+  },
+  (t) => [index("signing_keys_environment_idx").on(t.environmentId, t.createdAt)],
+);
+
+export const users = pgTable(
+  "users",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    environmentId: environmentIdColumn(),
+    /** Primary email, normalised (lower case, ASCII domain). Kept after deletion for the record. */
+    email: text("email"),
+    emailVerifiedAt: timestamp("email_verified_at", { withTimezone: true }),
+    passwordHash: text("password_hash"),
+    firstName: text("first_name"),
+    lastName: text("last_name"),
+    name: text("name").generatedAlwaysAs(
+      sql`nullif(btrim(coalesce(first_name, '') || ' ' || coalesce(last_name, '')), '')`,
+    ),
+    locale: text("locale", { enum: ["en", "da"] }),
+    status: text("status", { enum: ["active", "banned", "deleted"] }).notNull().default("active"),
+    publicMetadata: jsonb("public_metadata").$type<JsonObject>().notNull().default({}),
+    privateMetadata: jsonb("private_metadata").$type<JsonObject>().notNull().default({}),
+    unsafeMetadata: jsonb("unsafe_metadata").$type<JsonObject>().notNull().default({}),
+    ...timestamps,
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
+    lastSignInAt: timestamp("last_sign_in_at", { withTimezone: true }),
+    /** Consecutive failed sign-ins; past a threshold each attempt waits longer (never a hard lockout). */
+    failedSignInCount: integer("failed_sign_in_count").notNull().default(0),
+    lastFailedSignInAt: timestamp("last_failed_sign_in_at", { withTimezone: true }),
+  },
+  (t) => [
+    // Keyset pagination walks (environment, createdAt, id) in either direction.
+    index("users_environment_created_idx").on(t.environmentId, t.createdAt, t.id),
+    index("users_environment_status_created_idx").on(t.environmentId, t.status, t.createdAt, t.id),
+    // Case-insensitive substring search (ILIKE '%term%') on email and name finds its
+    // candidates here; see searchKey and lib/users/search-users.ts.
+    index("users_email_search_idx").using("gin", sql`${searchKey(t.email)} gin_trgm_ops`),
+    index("users_name_search_idx").using("gin", sql`${searchKey(t.name)} gin_trgm_ops`),
+  ],
+);
+
+export const emailAddresses = pgTable(
+  "email_addresses",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    environmentId: environmentIdColumn(),
+    userId: userIdColumn(),
+    email: text("email").notNull(),
+    verifiedAt: timestamp("verified_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // One owner per address per environment; deleting a user deletes its rows, releasing the address.
+    uniqueIndex("email_addresses_environment_email_idx").on(t.environmentId, t.email),
+    index("email_addresses_user_idx").on(t.userId),
+  ],
+);
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    environmentId: environmentIdColumn(),
+    userId: userIdColumn(),
+    /** SHA-256 of the opaque session token; the token lives only in the cookie. */
+    tokenHash: text("token_hash").notNull(),
+    status: text("status", { enum: ["active", "revoked"] }).notNull().default("active"),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
+    lastActiveAt: timestamp("last_active_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    userAgent: text("user_agent"),
+    ipAddress: text("ip_address"),
+    /** When the user last proved their password in this session (sign-in or reverification). */
+    lastVerifiedAt: timestamp("last_verified_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("sessions_token_hash_idx").on(t.tokenHash),
+    index("sessions_user_created_idx").on(t.userId, t.createdAt, t.id),
+  ],
+);
+
+export const events = pgTable(
+  "events",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    environmentId: environmentIdColumn(),
+    /** Dotted name such as `user.created`, `user.banned`, `session.revoked`. */
+    type: text("type").notNull(),
+    actorType: text("actor_type", { enum: ["secret_key", "user", "system", "operator"] }).notNull(),
+    actorId: text("actor_id"),
+    subjectId: uuid("subject_id"),
+    data: jsonb("data").$type<JsonObject>().notNull().default({}),
+    requestId: text("request_id"),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("events_environment_created_idx").on(t.environmentId, t.createdAt),
+    index("events_subject_idx").on(t.subjectId),
+  ],
+);
+
+/**
+ * One-time secrets sent by email: sign-up codes, password-reset codes, verification
+ * and deletion links. Only hashes are stored; consumption is one conditional UPDATE.
+ */
+export const oneTimeCodes = pgTable(
+  "one_time_codes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    environmentId: environmentIdColumn(),
+    purpose: text("purpose", {
+      enum: ["sign_up", "password_reset", "email_verification", "account_deletion"],
+    }).notNull(),
+    /** SHA-256 of the opaque token the client or link holds. */
+    tokenHash: text("token_hash").notNull(),
+    /** HMAC-SHA256 of the 6-digit code under the master key; null for link-only purposes. */
+    codeHash: text("code_hash"),
+    email: text("email").notNull(),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
+    /** Purpose-specific data, e.g. a pending sign-up's password hash and names. */
+    payload: jsonb("payload").$type<JsonObject>().notNull().default({}),
+    failedAttempts: integer("failed_attempts").notNull().default(0),
+    sendCount: integer("send_count").notNull().default(1),
+    lastSentAt: timestamp("last_sent_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    consumedAt: timestamp("consumed_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("one_time_codes_token_hash_idx").on(t.tokenHash),
+    index("one_time_codes_lookup_idx").on(t.environmentId, t.purpose, t.email, t.createdAt),
+  ],
+);
+
+/** Fixed-window counters shared by every app instance (keyed by scope, IP or identifier). */
+export const rateLimitBuckets = pgTable(
+  "rate_limit_buckets",
+  {
+    key: text("key").primaryKey(),
+    windowStart: timestamp("window_start", { withTimezone: true, precision: 6 }).notNull(),
+    hits: integer("hits").notNull(),
+  },
+  (t) => [index("rate_limit_buckets_window_idx").on(t.windowStart)],
+);
+
+/** A user's acceptance of the environment's legal documents, identified by their URLs. */
+export const legalAcceptances = pgTable(
+  "legal_acceptances",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    environmentId: environmentIdColumn(),
+    userId: userIdColumn(),
+    termsUrl: text("terms_url"),
+    privacyUrl: text("privacy_url"),
+    ipAddress: text("ip_address"),
+    acceptedAt: timestamp("accepted_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("legal_acceptances_user_idx").on(t.userId, t.acceptedAt)],
+);
+
+/** Named claim sets for `POST /_svc/auth/token/{name}`. */
+export const jwtTemplates = pgTable(
+  "jwt_templates",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    environmentId: environmentIdColumn(),
+    name: text("name").notNull(),
+    /** Claims with shortcodes such as `{{user.email}}`, resolved when a token is minted. */
+    claims: jsonb("claims").$type<JsonObject>().notNull(),
+    lifetimeSeconds: integer("lifetime_seconds").notNull(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("jwt_templates_environment_name_idx").on(t.environmentId, t.name)],
+);
+
+/** Messages sent by the outbox transport, shown at /dev/mailbox; other transports keep no bodies. */
+export const outboxEmails = pgTable(
+  "outbox_emails",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    environmentId: uuid("environment_id").references(() => environments.id, { onDelete: "cascade" }),
+    toAddress: text("to_address").notNull(),
+    fromAddress: text("from_address").notNull(),
+    subject: text("subject").notNull(),
+    html: text("html").notNull(),
+    text: text("text").notNull(),
+    template: text("template").notNull(),
+    locale: text("locale").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
+  },
+  (t) => [index("outbox_emails_to_idx").on(t.toAddress, t.createdAt)],
+);
+
+/**
+ * A user's request for a copy of their data. The export is produced in the
+ * background, sealed at rest, downloadable once through an emailed link, and
+ * wiped after download or expiry.
+ */
+export const dataRequests = pgTable(
+  "data_requests",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    environmentId: environmentIdColumn(),
+    userId: userIdColumn(),
+    status: text("status", { enum: ["pending", "ready", "downloaded", "expired", "failed"] }).notNull().default("pending"),
+    /** The JSON export sealed under the master key; null before it is built and after download. */
+    exportSealed: text("export_sealed"),
+    /** SHA-256 of the emailed download token. */
+    downloadTokenHash: text("download_token_hash"),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
+    completedAt: timestamp("completed_at", { withTimezone: true }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    downloadedAt: timestamp("downloaded_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("data_requests_user_idx").on(t.userId, t.createdAt),
+    index("data_requests_status_idx").on(t.status),
+    // One export in the making per user: concurrent requests collapse into one.
+    uniqueIndex("data_requests_one_pending_idx").on(t.userId).where(sql`status = 'pending'`),
+  ],
+);

@@ -1,0 +1,95 @@
+import type { EmailCopy, Invite } from "./types";
+
+const invitedBy = ({ appName, organizationName, inviterName }: Invite) =>
+  inviterName
+    ? `${inviterName} har inviteret dig til at blive medlem af ${organizationName} på ${appName}`
+    : `Du er inviteret til at blive medlem af ${organizationName} på ${appName}`;
+
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+export const da: EmailCopy = {
+  languageTag: "da",
+  layout: {
+    sentBy: (appName) => `Denne e-mail er sendt af ${appName}.`,
+    linkFallback: "Hvis knappen ikke virker, så åbn dette link:",
+  },
+  units: {
+    minutes: (count) => plural(count, "minut", "minutter"),
+    hours: (count) => plural(count, "time", "timer"),
+    days: (count) => plural(count, "dag", "dage"),
+  },
+  sign_up_code: {
+    subject: (appName) => `Din tilmeldingskode til ${appName}`,
+    preview: (appName) => `Indtast koden for at færdiggøre din tilmelding til ${appName}.`,
+    heading: "Bekræft din e-mailadresse",
+    intro: (appName) => `Indtast denne kode i ${appName} for at færdiggøre oprettelsen af din konto:`,
+    expiry: (duration) => `Koden udløber om ${duration}.`,
+    notYou: "Hvis det ikke var dig, der forsøgte at tilmelde dig, kan du se bort fra denne e-mail. Der oprettes ingen konto uden koden.",
+  },
+  account_exists: {
+    subject: (appName) => `Du har allerede en konto hos ${appName}`,
+    preview: (appName) => `Nogen forsøgte at tilmelde sig ${appName} med denne e-mailadresse.`,
+    heading: "Du har allerede en konto",
+    intro: (appName) =>
+      `Nogen, sandsynligvis dig, forsøgte at tilmelde sig ${appName} med denne e-mailadresse. Adressen hører allerede til en konto, så der blev ikke oprettet en ny.`,
+    signIn: "Log ind",
+    forgotPassword: "Har du glemt din adgangskode? Du kan vælge en ny:",
+    resetPassword: "Nulstil adgangskode",
+    notYou: "Hvis det ikke var dig, kan du se bort fra denne e-mail. Din konto er ikke blevet ændret.",
+  },
+  password_reset_code: {
+    subject: (appName) => `Din kode til nulstilling af adgangskoden hos ${appName}`,
+    preview: (appName) => `Indtast koden for at vælge en ny adgangskode til ${appName}.`,
+    heading: "Nulstil din adgangskode",
+    intro: (appName) => `Indtast denne kode i ${appName} for at vælge en ny adgangskode:`,
+    expiry: (duration) => `Koden udløber om ${duration}.`,
+    notYou: "Hvis du ikke har bedt om at nulstille din adgangskode, kan du se bort fra denne e-mail. Din adgangskode forbliver uændret.",
+  },
+  password_changed: {
+    subject: (appName) => `Din adgangskode hos ${appName} er blevet ændret`,
+    preview: (appName) => `Adgangskoden til din konto hos ${appName} er blevet ændret.`,
+    heading: "Din adgangskode er blevet ændret",
+    intro: (appName, when) => `Adgangskoden til din konto hos ${appName} blev ændret ${when}.`,
+    ifYou: "Hvis det var dig, der foretog ændringen, behøver du ikke gøre mere.",
+    notYou: "Hvis det ikke var dig, så nulstil din adgangskode med det samme, og log ud af de sessioner, du ikke genkender:",
+    resetPassword: "Nulstil adgangskode",
+  },
+  email_verification_link: {
+    subject: (appName) => `Bekræft din e-mailadresse hos ${appName}`,
+    preview: (appName) => `Bekræft, at denne e-mailadresse hører til din konto hos ${appName}.`,
+    heading: "Bekræft din e-mailadresse",
+    intro: (appName) => `Bekræft, at du vil tilføje denne e-mailadresse til din konto hos ${appName}.`,
+    button: "Bekræft e-mailadresse",
+    expiry: (duration) => `Linket udløber om ${duration}.`,
+    notYou: "Hvis du ikke har tilføjet denne adresse, kan du se bort fra denne e-mail.",
+  },
+  account_deletion_link: {
+    subject: (appName) => `Bekræft sletningen af din konto hos ${appName}`,
+    preview: (appName) => `Bekræft, at du vil slette din konto hos ${appName}.`,
+    heading: "Bekræft sletning af konto",
+    intro: (appName) =>
+      `Du har bedt om at få slettet din konto hos ${appName}. Din konto og dens data slettes, når du bekræfter med knappen nedenfor. Det kan ikke fortrydes.`,
+    button: "Slet min konto",
+    expiry: (duration) => `Linket udløber om ${duration}.`,
+    notYou: "Hvis du ikke har bedt om dette, kan du se bort fra denne e-mail, så forbliver din konto uændret. Overvej at skifte din adgangskode.",
+  },
+  data_export_ready: {
+    subject: (appName) => `Dine data fra ${appName} er klar til download`,
+    preview: (appName) => `Kopien af dine data fra ${appName}, som du bad om, er klar.`,
+    heading: "Dine data er klar",
+    intro: (appName) =>
+      `Kopien af alt, hvad ${appName} gemmer om dig, er klar. Linket virker én gang: filen slettes fra vores servere, når du har hentet den.`,
+    button: "Hent mine data",
+    expiry: (duration) => `Linket udløber om ${duration}.`,
+    notYou: "Hvis du ikke har bedt om en kopi af dine data, så skift din adgangskode: en anden kan være logget ind på din konto.",
+  },
+  organization_invitation: {
+    subject: (invite) => invitedBy(invite),
+    preview: (invite) => `${invitedBy(invite)}.`,
+    heading: (organizationName) => `Bliv medlem af ${organizationName}`,
+    intro: (invite) => `${invitedBy(invite)}.`,
+    button: "Accepter invitationen",
+    expiry: (duration) => `Invitationen udløber om ${duration}.`,
+    notYou: "Hvis du ikke ønsker at blive medlem, kan du se bort fra denne e-mail.",
+  },
+};

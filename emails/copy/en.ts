@@ -1,0 +1,95 @@
+import type { EmailCopy, Invite } from "./types";
+
+const invitedBy = ({ appName, organizationName, inviterName }: Invite) =>
+  inviterName
+    ? `${inviterName} invited you to join ${organizationName} on ${appName}`
+    : `You have been invited to join ${organizationName} on ${appName}`;
+
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+export const en: EmailCopy = {
+  languageTag: "en",
+  layout: {
+    sentBy: (appName) => `This email was sent by ${appName}.`,
+    linkFallback: "If the button does not work, open this link:",
+  },
+  units: {
+    minutes: (count) => plural(count, "minute", "minutes"),
+    hours: (count) => plural(count, "hour", "hours"),
+    days: (count) => plural(count, "day", "days"),
+  },
+  sign_up_code: {
+    subject: (appName) => `Your ${appName} sign-up code`,
+    preview: (appName) => `Enter this code to finish signing up for ${appName}.`,
+    heading: "Confirm your email address",
+    intro: (appName) => `Enter this code in ${appName} to finish creating your account:`,
+    expiry: (duration) => `The code expires in ${duration}.`,
+    notYou: "If you did not try to sign up, you can ignore this email. No account is created without the code.",
+  },
+  account_exists: {
+    subject: (appName) => `You already have an account with ${appName}`,
+    preview: (appName) => `Someone tried to sign up for ${appName} with this email address.`,
+    heading: "You already have an account",
+    intro: (appName) =>
+      `Someone, probably you, tried to sign up for ${appName} with this email address. It already belongs to an account, so no new account was created.`,
+    signIn: "Sign in",
+    forgotPassword: "Forgot your password? You can choose a new one:",
+    resetPassword: "Reset password",
+    notYou: "If this was not you, you can ignore this email. Your account has not been changed.",
+  },
+  password_reset_code: {
+    subject: (appName) => `Your ${appName} password reset code`,
+    preview: (appName) => `Enter this code to choose a new password for ${appName}.`,
+    heading: "Reset your password",
+    intro: (appName) => `Enter this code in ${appName} to choose a new password:`,
+    expiry: (duration) => `The code expires in ${duration}.`,
+    notYou: "If you did not ask to reset your password, you can ignore this email. Your password stays as it is.",
+  },
+  password_changed: {
+    subject: (appName) => `Your ${appName} password was changed`,
+    preview: (appName) => `The password for your ${appName} account was changed.`,
+    heading: "Your password was changed",
+    intro: (appName, when) => `The password for your ${appName} account was changed on ${when}.`,
+    ifYou: "If you made this change, there is nothing more to do.",
+    notYou: "If this was not you, reset your password now and sign out of the sessions you do not recognize:",
+    resetPassword: "Reset password",
+  },
+  email_verification_link: {
+    subject: (appName) => `Verify your email address for ${appName}`,
+    preview: (appName) => `Confirm that this email address belongs to your ${appName} account.`,
+    heading: "Verify your email address",
+    intro: (appName) => `Confirm that you want to add this email address to your ${appName} account.`,
+    button: "Verify email address",
+    expiry: (duration) => `The link expires in ${duration}.`,
+    notYou: "If you did not add this address, you can ignore this email.",
+  },
+  account_deletion_link: {
+    subject: (appName) => `Confirm the deletion of your ${appName} account`,
+    preview: (appName) => `Confirm that you want to delete your ${appName} account.`,
+    heading: "Confirm account deletion",
+    intro: (appName) =>
+      `You asked to delete your ${appName} account. Your account and its data are deleted when you confirm with the button below. This cannot be undone.`,
+    button: "Delete my account",
+    expiry: (duration) => `The link expires in ${duration}.`,
+    notYou: "If you did not ask for this, ignore this email and your account stays as it is. Consider changing your password.",
+  },
+  data_export_ready: {
+    subject: (appName) => `Your ${appName} data is ready to download`,
+    preview: (appName) => `The copy of your ${appName} data you asked for is ready.`,
+    heading: "Your data is ready",
+    intro: (appName) =>
+      `The copy of everything ${appName} stores about you is ready. The link works once: the file is deleted from our servers after you download it.`,
+    button: "Download my data",
+    expiry: (duration) => `The link expires in ${duration}.`,
+    notYou: "If you did not ask for a copy of your data, change your password: someone may be signed in to your account.",
+  },
+  organization_invitation: {
+    subject: (invite) => invitedBy(invite),
+    preview: (invite) => `${invitedBy(invite)}.`,
+    heading: (organizationName) => `Join ${organizationName}`,
+    intro: (invite) => `${invitedBy(invite)}.`,
+    button: "Accept invitation",
+    expiry: (duration) => `The invitation expires in ${duration}.`,
+    notYou: "If you do not want to join, you can ignore this email.",
+  },
+};

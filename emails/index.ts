@@ -1,0 +1,49 @@
+import type { ReactElement } from "react";
+import type { EmailTemplateName } from "@/lib/email/types";
+import AccountDeletionLinkEmail from "./account-deletion-link";
+import AccountExistsEmail from "./account-exists";
+import DataExportReadyEmail from "./data-export-ready";
+import type { EmailCopy } from "./copy";
+import EmailVerificationLinkEmail from "./email-verification-link";
+import OrganizationInvitationEmail from "./organization-invitation";
+import PasswordChangedEmail from "./password-changed";
+import PasswordResetCodeEmail from "./password-reset-code";
+import SignUpCodeEmail from "./sign-up-code";
+import type { TemplateProps } from "./types";
+
+export interface EmailTemplate<T extends EmailTemplateName> {
+  component: (props: TemplateProps<T>) => ReactElement;
+  subject: (copy: EmailCopy, props: TemplateProps<T>) => string;
+}
+
+/** Every template by name; the mapped type makes a missing template a compile error. */
+export const EMAIL_TEMPLATES: { [T in EmailTemplateName]: EmailTemplate<T> } = {
+  sign_up_code: { component: SignUpCodeEmail, subject: (copy, p) => copy.sign_up_code.subject(p.brand.applicationName) },
+  account_exists: { component: AccountExistsEmail, subject: (copy, p) => copy.account_exists.subject(p.brand.applicationName) },
+  password_reset_code: {
+    component: PasswordResetCodeEmail,
+    subject: (copy, p) => copy.password_reset_code.subject(p.brand.applicationName),
+  },
+  password_changed: { component: PasswordChangedEmail, subject: (copy, p) => copy.password_changed.subject(p.brand.applicationName) },
+  email_verification_link: {
+    component: EmailVerificationLinkEmail,
+    subject: (copy, p) => copy.email_verification_link.subject(p.brand.applicationName),
+  },
+  account_deletion_link: {
+    component: AccountDeletionLinkEmail,
+    subject: (copy, p) => copy.account_deletion_link.subject(p.brand.applicationName),
+  },
+  data_export_ready: {
+    component: DataExportReadyEmail,
+    subject: (copy, p) => copy.data_export_ready.subject(p.brand.applicationName),
+  },
+  organization_invitation: {
+    component: OrganizationInvitationEmail,
+    subject: (copy, p) =>
+      copy.organization_invitation.subject({
+        appName: p.brand.applicationName,
+        organizationName: p.organizationName,
+        inviterName: p.inviterName,
+      }),
+  },
+};

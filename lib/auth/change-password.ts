@@ -1,0 +1,77 @@
+import { and, eq, ne } from "drizzle-orm";
+import { z } from "zod";
+import type { Database } from "@/db/client";
+import { sessions, users } from "@/db/schema";
+import { recordEvent, type Actor } from "../audit/record-event";
+import type { EnvironmentContext } from "../environments/context";
+import { logUnexpectedError } from "../http/log";
+import type { ActiveSession } from "../sessions/resolve-session";
+import { assertRecentlyVerified } from "../sessions/reverification";
+import { passwordInputSchema } from "../users/schemas";
+import { hashPassword, verifyPassword } from "./password-hasher";
+import { assertPasswordAllowed } from "./password-policy";
+import { sendPasswordChangedNotice } from "./password-reset";
+import { invalidCredentials } from "./sign-in";
+
+export const passwordStatusSchema = z
+  .object({
+    hasPassword: z.boolean(),
+    revokedSessions: z.int().optional().meta({ description: "After a change: how many other sessions were signed out." }),
+  })
+  .meta({ id: "PasswordStatus" });
+
+export const changePasswordBody = z
+  .strictObject({
+    currentPassword: z.string().max(1024).optional().meta({ description: "Required when the user already has a password." }),
+    newPassword: passwordInputSchema,
+  })
+  .meta({ id: "ChangePasswordRequest" });
+
+export function passwordStatus(current: ActiveSession) {
+  return { hasPassword: current.user.passwordHash !== null };
+}
+
+/**
+ * Changes (or first sets) the caller's password. The current password is required
+ * when one exists; every other session is revoked; the owner gets an email notice.
+ */
+export async function changePassword(
+  db: Database,
+  environment: EnvironmentContext,
+  current: ActiveSession,
+  input: z.output<typeof changePasswordBody>,
+  actor: Actor,
+) {
+  const { user } = current;
+  // Setting a first password has no old one to prove, so it needs a recent sign-in instead.
+  if (!user.passwordHash) assertRecentlyVerified(environment, current);
+  if (user.passwordHash) {
+    if (!input.currentPassword || !(await verifyPassword(user.passwordHash, input.currentPassword).catch(() => false))) {
+      throw invalidCredentials();
+    }
+  }
+  await assertPasswordAllowed(environment.settings.passwordPolicy, input.newPassword, "newPassword");
+  const passwordHash = await hashPassword(input.newPassword);
+  const result = await db.transaction(async (tx) => {
+    await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, user.id));
+    const revoked = await tx
+      .update(sessions)
+      .set({ status: "revoked", revokedAt: new Date() })
+      .where(and(eq(sessions.userId, user.id), eq(sessions.status, "active"), ne(sessions.id, current.session.id)))
+      .returning({ id: sessions.id });
+    await recordEvent(tx, {
+      environmentId: environment.id,
+      type: user.passwordHash ? "user.password_changed" : "user.password_set",
+      actor,
+      subjectId: user.id,
+      data: { revokedSessions: revoked.length },
+    });
+    return { hasPassword: true, revokedSessions: revoked.length };
+  });
+  if (user.email) {
+    void sendPasswordChangedNotice(db, environment, user.email, user.locale).catch((error: unknown) =>
+      logUnexpectedError(actor.requestId ?? "-", error),
+    );
+  }
+  return result;
+}

@@ -1,0 +1,173 @@
+import { defineOperation } from "../http/operation";
+import { bootProbeSchema } from "../sessions/boot-probe";
+import { reverifiedSchema, reverifyBody } from "../sessions/reverification";
+import { sessionStateSchema } from "../sessions/gates";
+import { legalSchema, publicEnvironmentSchema } from "../environments/public-environment";
+import {
+  acknowledgedSchema,
+  forgotPasswordBody,
+  loginBody,
+  nativeQuery,
+  resendSignUpBody,
+  resetPasswordBody,
+  sessionEstablishedSchema,
+  signUpBody,
+  signUpResponse,
+  verifySignUpBody,
+} from "./schemas";
+
+const tags = ["Client: sign-up and sign-in"];
+const CLIENT = ["environment_not_found", "origin_not_allowed"] as const;
+
+export const bootProbeOperation = defineOperation({
+  operationId: "getClient",
+  method: "get",
+  path: "/_svc/client",
+  summary: "Boot probe: who is signed in",
+  description: "Always 200. `authenticated` is true only with a live session cookie (or native bearer) for this environment.",
+  tags: ["Client: session"],
+  auth: "none",
+  response: { status: 200, description: "The client state.", schema: bootProbeSchema },
+  errors: [],
+});
+
+export const signUpOperation = defineOperation({
+  operationId: "signUp",
+  method: "post",
+  path: "/_svc/auth/signup",
+  summary: "Begin sign-up",
+  description: "Validates, then emails a 6-digit code (10 minutes, 5 wrong guesses). No user or session exists until the code is verified. An address that already has an account receives a notice instead; the response is identical.",
+  tags,
+  auth: "publishableKey",
+  query: nativeQuery,
+  body: signUpBody,
+  response: { status: 200, description: "The sign-up token to verify with.", schema: signUpResponse },
+  errors: [...CLIENT, "invalid_request", "password_too_weak", "metadata_too_large", "legal_consent_required", "forbidden", "rate_limited", "email_unavailable"],
+});
+
+export const verifySignUpOperation = defineOperation({
+  operationId: "verifySignUp",
+  method: "post",
+  path: "/_svc/auth/signup/verify",
+  summary: "Verify the sign-up code",
+  description: "Creates the user and the session atomically; sets the session cookie.",
+  tags,
+  auth: "publishableKey",
+  query: nativeQuery,
+  body: verifySignUpBody,
+  response: { status: 200, description: "The new session.", schema: sessionEstablishedSchema },
+  errors: [...CLIENT, "invalid_request", "invalid_code", "identifier_exists", "rate_limited"],
+});
+
+export const resendSignUpOperation = defineOperation({
+  operationId: "resendSignUpCode",
+  method: "post",
+  path: "/_svc/auth/signup/resend",
+  summary: "Resend the sign-up code",
+  description: "Emails a new code; the previous one stops working. At most 5 codes per sign-up.",
+  tags,
+  auth: "publishableKey",
+  body: resendSignUpBody,
+  response: { status: 200, description: "The same sign-up token.", schema: signUpResponse },
+  errors: [...CLIENT, "invalid_request", "invalid_code", "rate_limited", "email_unavailable"],
+});
+
+export const loginOperation = defineOperation({
+  operationId: "login",
+  method: "post",
+  path: "/_svc/auth/login",
+  summary: "Sign in with email and password",
+  description: "Sets the session cookie. `_is_native=true` also returns `sessionToken`. Unknown email and wrong password answer alike.",
+  tags,
+  auth: "publishableKey",
+  query: nativeQuery,
+  body: loginBody,
+  response: { status: 200, description: "The new session.", schema: sessionEstablishedSchema },
+  errors: [...CLIENT, "invalid_request", "invalid_credentials", "user_banned", "rate_limited"],
+});
+
+export const logoutOperation = defineOperation({
+  operationId: "logout",
+  method: "post",
+  path: "/_svc/auth/logout",
+  summary: "Sign out this device",
+  description: "Revokes the current session and clears the session cookie and its hint. Succeeds without a session too.",
+  tags,
+  auth: "publishableKey",
+  response: { status: 200, description: "Signed out.", schema: acknowledgedSchema },
+  errors: [...CLIENT],
+});
+
+export const forgotPasswordOperation = defineOperation({
+  operationId: "forgotPassword",
+  method: "post",
+  path: "/_svc/auth/forgot-password",
+  summary: "Email a password-reset code",
+  description: "Always 200 with the same body, whether or not the address has an account.",
+  tags: ["Client: passwords"],
+  auth: "publishableKey",
+  body: forgotPasswordBody,
+  response: { status: 200, description: "Accepted.", schema: acknowledgedSchema },
+  errors: [...CLIENT, "invalid_request", "rate_limited"],
+});
+
+export const resetPasswordOperation = defineOperation({
+  operationId: "resetPassword",
+  method: "post",
+  path: "/_svc/auth/reset-password",
+  summary: "Reset the password with the emailed code",
+  description: "Revokes every session and signs the user in afresh.",
+  tags: ["Client: passwords"],
+  auth: "publishableKey",
+  query: nativeQuery,
+  body: resetPasswordBody,
+  response: { status: 200, description: "The new session.", schema: sessionEstablishedSchema },
+  errors: [...CLIENT, "invalid_request", "invalid_code", "password_too_weak", "rate_limited"],
+});
+
+export const getLegalOperation = defineOperation({
+  operationId: "getLegal",
+  method: "get",
+  path: "/_svc/legal",
+  summary: "Legal documents and whether consent is required",
+  tags: ["Client: environment"],
+  auth: "publishableKey",
+  response: { status: 200, description: "The legal settings.", schema: legalSchema },
+  errors: [...CLIENT],
+});
+
+export const acceptLegalOperation = defineOperation({
+  operationId: "acceptLegal",
+  method: "post",
+  path: "/_svc/auth/legal/accept",
+  summary: "Accept the current legal documents",
+  description: "Clears the LEGAL_ACCEPTANCE gate.",
+  tags: ["Client: session"],
+  auth: "session",
+  response: { status: 200, description: "The session state after accepting.", schema: sessionStateSchema },
+  errors: [...CLIENT, "unauthorized"],
+});
+
+export const getEnvironmentOperation = defineOperation({
+  operationId: "getPublicEnvironment",
+  method: "get",
+  path: "/_svc/environment",
+  summary: "Public environment configuration",
+  tags: ["Client: environment"],
+  auth: "publishableKey",
+  response: { status: 200, description: "What an SDK needs to render sign-up and sign-in.", schema: publicEnvironmentSchema },
+  errors: [...CLIENT],
+});
+
+export const reverifyOperation = defineOperation({
+  operationId: "reverify",
+  method: "post",
+  path: "/_svc/auth/reverify",
+  summary: "Confirm the password again",
+  description: "Opens the window (sessions.reverificationSeconds, default 10 minutes) in which sensitive operations are allowed.",
+  tags: ["Client: session"],
+  auth: "session",
+  body: reverifyBody,
+  response: { status: 200, description: "Reverified.", schema: reverifiedSchema },
+  errors: [...CLIENT, "unauthorized", "invalid_request", "invalid_credentials", "rate_limited"],
+});

@@ -1,0 +1,33 @@
+import { isProduction } from "./runtime";
+
+/** Values from docs and examples that must never protect a real deployment. */
+const KNOWN_EXAMPLE_SECRETS = new Set([
+  "changeme",
+  "change-me",
+  "secret",
+  "gatehouse",
+  "replace-me-with-32-random-bytes-of-base64",
+  "0000000000000000000000000000000000000000000000000000000000000000",
+]);
+
+export const MIN_SECRET_LENGTH = 32;
+
+/**
+ * Why the server must not start, or null when it may.
+ * Only production is strict: development generates its own secret into the data folder.
+ */
+export function productionStartProblem(env: Record<string, string | undefined> = process.env): string | null {
+  if (!isProduction()) return null;
+  const secret = env.GATEHOUSE_SECRET;
+  if (!secret) return "GATEHOUSE_SECRET is not set; generate one with `openssl rand -base64 48`.";
+  if (secret.length < MIN_SECRET_LENGTH) {
+    return `GATEHOUSE_SECRET is ${secret.length} characters; it needs at least ${MIN_SECRET_LENGTH}.`;
+  }
+  if (KNOWN_EXAMPLE_SECRETS.has(secret.toLowerCase())) {
+    return "GATEHOUSE_SECRET is an example value; generate one with `openssl rand -base64 48`.";
+  }
+  if (!env.PUBLIC_URL?.startsWith("https://")) {
+    return "PUBLIC_URL must be an https:// URL in production (cookies and links depend on it).";
+  }
+  return null;
+}

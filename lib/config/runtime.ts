@@ -1,0 +1,29 @@
+import path from "node:path";
+
+/** Settings read from the process environment at call time, so tests and scripts can set them first. */
+export function port(): number {
+  return Number(process.env.PORT ?? 3000);
+}
+
+export function publicUrl(): string {
+  return (process.env.PUBLIC_URL ?? `http://localhost:${port()}`).replace(/\/+$/, "");
+}
+
+/** `./.data` unless `DATA_DIR` says otherwise: embedded database, generated dev secret. */
+export function dataDir(): string {
+  return path.resolve(/* turbopackIgnore: true */ process.env.DATA_DIR ?? ".data");
+}
+
+export function databaseUrl(): string | undefined {
+  return process.env.DATABASE_URL || undefined;
+}
+
+/**
+ * Production mode. `next start` forces NODE_ENV=production inside the server, so
+ * `npm start` passes the user's own intent as GATEHOUSE_MODE; without it (a bare
+ * `next start`) NODE_ENV decides, which errs on the strict side.
+ */
+export function isProduction(): boolean {
+  const mode = process.env.GATEHOUSE_MODE ?? process.env.NODE_ENV;
+  return mode === "production";
+}

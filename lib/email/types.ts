@@ -1,0 +1,33 @@
+/** Locales every email and hosted page is written in. */
+export type Locale = "en" | "da";
+
+/** Each email Gatehouse sends, with the values its template needs. */
+export interface EmailTemplates {
+  /** 6-digit code that confirms a sign-up. */
+  sign_up_code: { code: string; expiresInMinutes: number };
+  /** Sent instead of a code when someone signs up with an address that already has an account. */
+  account_exists: { signInUrl: string; resetPasswordUrl: string };
+  /** 6-digit code for a password reset. */
+  password_reset_code: { code: string; expiresInMinutes: number };
+  /** Notice after a password reset or change. */
+  password_changed: { changedAt: string; resetPasswordUrl: string };
+  /** Link that verifies an added email address. */
+  email_verification_link: { url: string; expiresInMinutes: number };
+  /** One-time link that confirms account deletion. */
+  account_deletion_link: { url: string; expiresInMinutes: number };
+  /** The one-time download link for a copy of the user's data. */
+  data_export_ready: { url: string; expiresInMinutes: number };
+  /** Invitation to join an organization. */
+  organization_invitation: { organizationName: string; inviterName: string | null; url: string; expiresInDays: number };
+}
+
+export type EmailTemplateName = keyof EmailTemplates;
+
+export interface OutgoingEmail<T extends EmailTemplateName = EmailTemplateName> {
+  template: T;
+  to: string;
+  locale: Locale;
+  /** The environment the email is about; branding (application name, accent colour) comes from its settings. */
+  environment: { id: string; applicationName: string; accentColor: string | null; logoUrl: string | null };
+  props: EmailTemplates[T];
+}

@@ -1,0 +1,78 @@
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import type { Database } from "@/db/client";
+import { applications, environments } from "@/db/schema";
+import { recordEvent, SYSTEM_ACTOR, type Actor } from "../audit/record-event";
+import { createSigningKey } from "../tokens/signing-keys";
+import { createSecretKey, newPublishableKey } from "./api-keys";
+import { defaultSettings } from "./settings";
+
+export const frontendHostSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^(?=.{1,253}(:|$))[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/, "must be a host name with an optional :port");
+
+export const createEnvironmentInput = z.object({
+  name: z.string().trim().min(1).max(100),
+  kind: z.enum(["development", "production"]).default("development"),
+  frontendHost: frontendHostSchema.optional(),
+  /** Adds the environment to an existing application instead of creating one. */
+  applicationId: z.uuid().optional(),
+});
+
+export interface CreatedEnvironment {
+  applicationId: string;
+  environmentId: string;
+  publishableKey: string;
+  secretKey: string;
+  frontendHost: string;
+}
+
+function defaultFrontendHost(name: string): string {
+  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40) || "env";
+  return `${slug}-${randomBytes(3).toString("hex")}.localhost`;
+}
+
+/**
+ * Creates an application (unless given) and an environment with its publishable key,
+ * a first secret key and a signing key, all in one transaction.
+ */
+export async function createEnvironment(
+  db: Database,
+  input: z.input<typeof createEnvironmentInput>,
+  actor: Actor = SYSTEM_ACTOR,
+): Promise<CreatedEnvironment> {
+  const { name, kind, frontendHost, applicationId } = createEnvironmentInput.parse(input);
+  const host = frontendHost ?? defaultFrontendHost(name);
+  return db.transaction(async (tx) => {
+    let appId = applicationId;
+    if (!appId) {
+      const [app] = await tx.insert(applications).values({ name }).returning({ id: applications.id });
+      appId = app?.id;
+    }
+    if (!appId) throw new Error("application insert returned no row");
+    const [environment] = await tx
+      .insert(environments)
+      .values({
+        applicationId: appId,
+        name,
+        kind,
+        publishableKey: newPublishableKey(kind),
+        frontendHosts: [host],
+        settings: defaultSettings(name),
+      })
+      .returning();
+    if (!environment) throw new Error("environment insert returned no row");
+    const { secretKey } = await createSecretKey(tx, environment, "default");
+    await createSigningKey(tx, environment.id);
+    await recordEvent(tx, { environmentId: environment.id, type: "environment.created", actor, data: { name, kind } });
+    return {
+      applicationId: appId,
+      environmentId: environment.id,
+      publishableKey: environment.publishableKey,
+      secretKey,
+      frontendHost: host,
+    };
+  });
+}

@@ -1,0 +1,20 @@
+import { asc, eq } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { applications, environments } from "@/db/schema";
+
+export async function listEnvironments(db: Database) {
+  return db
+    .select({
+      environmentId: environments.id,
+      name: environments.name,
+      kind: environments.kind,
+      applicationId: environments.applicationId,
+      applicationName: applications.name,
+      publishableKey: environments.publishableKey,
+      frontendHosts: environments.frontendHosts,
+      createdAt: environments.createdAt,
+    })
+    .from(environments)
+    .innerJoin(applications, eq(applications.id, environments.applicationId))
+    .orderBy(asc(environments.createdAt));
+}

@@ -1,0 +1,39 @@
+import { arrayOverlaps, eq, sql } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { preparedStatement } from "@/db/prepared";
+import { environments } from "@/db/schema";
+import { toEnvironmentContext, type EnvironmentContext } from "./context";
+
+const PUBLISHABLE_KEY_PATTERN = /^pk_(test|live)_[A-Za-z0-9_-]{16,100}$/;
+
+/** The tenant host of a request: `x-forwarded-host` from a proxy, else `host`. */
+export function requestHost(request: Request): string | null {
+  const forwarded = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim();
+  return (forwarded || request.headers.get("host"))?.toLowerCase() ?? null;
+}
+
+/**
+ * Client API tenancy (CONTRACT §2): `X-API-Key: pk_...` when present, else the Host
+ * matched against the environment's frontend hosts. Returns null when neither matches.
+ */
+export async function findClientEnvironment(db: Database, request: Request): Promise<EnvironmentContext | null> {
+  const key = request.headers.get("x-api-key");
+  if (key) {
+    if (!PUBLISHABLE_KEY_PATTERN.test(key)) return null;
+    const byKey = preparedStatement(db, "environment_by_publishable_key", (d) =>
+      d.select().from(environments).where(eq(environments.publishableKey, sql.placeholder("key"))).limit(1).prepare("environment_by_publishable_key"),
+    );
+    const [row] = await byKey.execute({ key });
+    return row ? toEnvironmentContext(row) : null;
+  }
+  const host = requestHost(request);
+  if (!host) return null;
+  // A frontend host stored without a port matches the host on any port.
+  const candidates = [host, host.replace(/:\d+$/, "")];
+  const [row] = await db
+    .select()
+    .from(environments)
+    .where(arrayOverlaps(environments.frontendHosts, candidates))
+    .limit(1);
+  return row ? toEnvironmentContext(row) : null;
+}

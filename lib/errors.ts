@@ -1,0 +1,60 @@
+/**
+ * The one registry of errors Gatehouse returns (CONTRACT §4). Domain code throws
+ * `new AppError(code, detail)`; only `lib/http` turns it into problem+json.
+ */
+export const ERRORS = {
+  invalid_request: { status: 400, title: "Invalid request" },
+  password_too_weak: { status: 400, title: "Password too weak" },
+  metadata_too_large: { status: 400, title: "Metadata too large" },
+  invalid_code: { status: 400, title: "Invalid or expired code" },
+  unauthorized: { status: 401, title: "Unauthorized" },
+  invalid_credentials: { status: 401, title: "Invalid credentials" },
+  environment_not_found: { status: 401, title: "Environment not found" },
+  user_banned: { status: 403, title: "User banned" },
+  forbidden: { status: 403, title: "Forbidden" },
+  environment_mismatch: { status: 403, title: "Environment mismatch" },
+  origin_not_allowed: { status: 403, title: "Origin not allowed" },
+  reverification_required: { status: 403, title: "Reverification required" },
+  resource_not_found: { status: 404, title: "Resource not found" },
+  method_not_allowed: { status: 405, title: "Method not allowed" },
+  identifier_exists: { status: 409, title: "Identifier already exists" },
+  payload_too_large: { status: 413, title: "Payload too large" },
+  unsupported_media_type: { status: 415, title: "Unsupported media type" },
+  legal_consent_required: { status: 422, title: "Legal consent required" },
+  rate_limited: { status: 429, title: "Too many requests" },
+  internal_error: { status: 500, title: "Internal server error" },
+  email_unavailable: { status: 503, title: "Email unavailable" },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export interface FieldError {
+  field: string;
+  code: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly fieldErrors?: FieldError[];
+  readonly headers?: Record<string, string>;
+
+  constructor(
+    code: ErrorCode,
+    detail: string,
+    extra: { fieldErrors?: FieldError[]; headers?: Record<string, string> } = {},
+  ) {
+    super(detail);
+    this.name = "AppError";
+    this.code = code;
+    this.status = ERRORS[code].status;
+    this.fieldErrors = extra.fieldErrors;
+    this.headers = extra.headers;
+  }
+}
+
+/** `throw invalidField("email", "is already taken")`: a 400 naming the offending field. */
+export function invalidField(field: string, message: string, code: ErrorCode = "invalid_request"): AppError {
+  return new AppError(code, `${field}: ${message}`, { fieldErrors: [{ field, code, message }] });
+}

@@ -1,0 +1,73 @@
+import { cookies } from "next/headers";
+import { z } from "zod";
+import { CODE_LIFETIME_MINUTES } from "../auth/one-time-codes";
+import { isSecureRequest } from "../sessions/cookies";
+
+/**
+ * Between two steps of a flow (sign-up → code, forgot → reset) the pending state
+ * lives in a short HttpOnly cookie rather than the URL: the sign-up token is a
+ * credential for the pending account, and addresses in URLs end up in logs and
+ * Referer headers. Each cookie names its environment, so it is ignored elsewhere.
+ */
+const SIGN_UP_COOKIE = "gh_sign_up";
+const RESET_COOKIE = "gh_reset";
+
+/** Seconds between two "send a new code" requests; the lib's rate limits still apply on top. */
+export const RESEND_COOLDOWN_SECONDS = 30;
+
+const pendingSignUpSchema = z.object({
+  environmentId: z.string(),
+  token: z.string(),
+  email: z.string(),
+  /** Unix seconds of the last code email, for the resend cooldown. */
+  sentAt: z.number(),
+});
+export type PendingSignUp = z.output<typeof pendingSignUpSchema>;
+
+const pendingResetSchema = z.object({ environmentId: z.string(), email: z.string() });
+
+function options(request: Request) {
+  return { httpOnly: true, sameSite: "lax" as const, path: "/", secure: isSecureRequest(request), maxAge: CODE_LIFETIME_MINUTES * 60 };
+}
+
+async function read<T>(name: string, schema: z.ZodType<T>): Promise<T | null> {
+  const raw = (await cookies()).get(name)?.value;
+  if (!raw) return null;
+  try {
+    const parsed = schema.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function rememberSignUp(request: Request, pending: PendingSignUp): Promise<void> {
+  (await cookies()).set(SIGN_UP_COOKIE, JSON.stringify(pending), options(request));
+}
+
+export async function pendingSignUp(environmentId: string): Promise<PendingSignUp | null> {
+  const pending = await read(SIGN_UP_COOKIE, pendingSignUpSchema);
+  return pending?.environmentId === environmentId ? pending : null;
+}
+
+export async function forgetSignUp(): Promise<void> {
+  (await cookies()).delete(SIGN_UP_COOKIE);
+}
+
+export async function rememberResetEmail(request: Request, environmentId: string, email: string): Promise<void> {
+  (await cookies()).set(RESET_COOKIE, JSON.stringify({ environmentId, email }), options(request));
+}
+
+export async function pendingResetEmail(environmentId: string): Promise<string | null> {
+  const pending = await read(RESET_COOKIE, pendingResetSchema);
+  return pending?.environmentId === environmentId ? pending.email : null;
+}
+
+export async function forgetResetEmail(): Promise<void> {
+  (await cookies()).delete(RESET_COOKIE);
+}
+
+/** Seconds until another code may be requested (0 when allowed now). */
+export function resendCooldown(pending: PendingSignUp, now = Date.now()): number {
+  return Math.max(0, pending.sentAt + RESEND_COOLDOWN_SECONDS - Math.floor(now / 1000));
+}

@@ -1,0 +1,45 @@
+/**
+ * What every hosted link and form carries along: the publishable key (local
+ * development, where the Host does not identify the environment) and the
+ * requested redirect_url, which is only ever honoured through safeRedirect.
+ */
+export interface Tenant {
+  publishableKey: string | null;
+  redirectUrl: string | null;
+}
+
+export type SearchParams = Record<string, string | string[] | undefined>;
+
+/** Long enough for any real URL; longer values are dropped instead of echoed into every link. */
+const MAX_PARAM_LENGTH = 2048;
+
+function clean(value: unknown): string | null {
+  const first = Array.isArray(value) ? value[0] : value;
+  return typeof first === "string" && first.length > 0 && first.length <= MAX_PARAM_LENGTH ? first : null;
+}
+
+export function searchParam(search: SearchParams, name: string): string | null {
+  return clean(search[name]);
+}
+
+export function tenantFromSearch(search: SearchParams): Tenant {
+  return { publishableKey: clean(search.pk), redirectUrl: clean(search.redirect_url) };
+}
+
+export function tenantFromForm(form: FormData): Tenant {
+  return { publishableKey: clean(form.get("pk")), redirectUrl: clean(form.get("redirect_url")) };
+}
+
+/** The hidden inputs that keep the tenant across a form post. */
+export function tenantFields(tenant: Tenant): Record<string, string> {
+  const fields: Record<string, string> = {};
+  if (tenant.publishableKey) fields.pk = tenant.publishableKey;
+  if (tenant.redirectUrl) fields.redirect_url = tenant.redirectUrl;
+  return fields;
+}
+
+/** A same-host path to a hosted page, keeping pk and redirect_url. */
+export function hostedHref(path: string, tenant: Tenant, extra: Record<string, string> = {}): string {
+  const query = new URLSearchParams({ ...tenantFields(tenant), ...extra }).toString();
+  return query ? `${path}?${query}` : path;
+}

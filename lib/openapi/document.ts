@@ -1,0 +1,127 @@
+import { z } from "zod";
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
+import { ERRORS, type ErrorCode } from "../errors";
+import type { AuthLevel, Operation } from "../http/operation";
+import { MAX_BODY_BYTES } from "../http/json-body";
+import { ALL_OPERATIONS } from "./operations";
+
+type AnyOperation = Operation<never, never, never, never, AuthLevel>;
+
+const problemSchema = z
+  .object({
+    type: z.string().meta({ format: "uri" }),
+    title: z.string(),
+    status: z.int(),
+    detail: z.string(),
+    code: z.enum(Object.keys(ERRORS) as [ErrorCode, ...ErrorCode[]]),
+    requestId: z.string(),
+    properties: z.object({
+      code: z.string(),
+      errors: z.array(z.object({ field: z.string(), code: z.string(), message: z.string() })).optional(),
+    }),
+  })
+  .meta({ id: "Problem", description: "RFC 9457 problem details; `code` is repeated in `properties.code`." });
+
+const SESSION_SECURITY: Record<string, string[]>[] = [
+  { publishableKey: [], sessionCookie: [] },
+  { frontendHost: [], sessionCookie: [] },
+  { publishableKey: [], sessionToken: [] },
+];
+
+const SECURITY: Record<AuthLevel, Record<string, string[]>[]> = {
+  secretKey: [{ secretKey: [] }],
+  publishableKey: [{ publishableKey: [] }, { frontendHost: [] }],
+  session: SESSION_SECURITY,
+  sensitiveSession: SESSION_SECURITY,
+  none: [],
+};
+
+function errorResponses(codes: ErrorCode[]) {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of new Set<ErrorCode>([...codes, "rate_limited", "internal_error"])) {
+    const status = ERRORS[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return Object.fromEntries(
+    [...byStatus].map(([status, list]) => [
+      String(status),
+      {
+        description: list.map((code) => `\`${code}\`: ${ERRORS[code].title}`).join("; "),
+        content: { "application/problem+json": { schema: problemSchema } },
+      },
+    ]),
+  );
+}
+
+function toOpenApi(operation: AnyOperation): ZodOpenApiOperationObject {
+  const { response } = operation;
+  return {
+    operationId: operation.operationId,
+    summary: operation.summary,
+    description: operation.description,
+    tags: operation.tags,
+    security: SECURITY[operation.auth],
+    requestParams: {
+      ...(operation.params ? { path: operation.params as z.ZodObject } : {}),
+      ...(operation.query ? { query: operation.query as z.ZodObject } : {}),
+    },
+    ...(operation.body
+      ? {
+          requestBody: {
+            required: false,
+            description: `JSON, at most ${MAX_BODY_BYTES} bytes and 32 levels deep.`,
+            content: { "application/json": { schema: operation.body as z.ZodType } },
+          },
+        }
+      : {}),
+    responses: {
+      [String(response.status)]: {
+        description: response.description,
+        ...(operation.cacheControl
+          ? { headers: z.object({ "Cache-Control": z.string().meta({ description: "Caching policy.", example: operation.cacheControl }) }) }
+          : {}),
+        ...(response.schema ? { content: { "application/json": { schema: response.schema as z.ZodType } } } : {}),
+      },
+      ...errorResponses(operation.errors),
+    },
+  };
+}
+
+let cached: ReturnType<typeof createDocument> | undefined;
+
+/** The OpenAPI 3.1 document, generated from the same zod schemas the routes parse with. */
+export function openApiDocument() {
+  if (cached) return cached;
+  const paths: ZodOpenApiPathsObject = {};
+  for (const operation of ALL_OPERATIONS) {
+    paths[operation.path] = { ...paths[operation.path], [operation.method]: toOpenApi(operation) };
+  }
+  cached = createDocument({
+    openapi: "3.1.0",
+    info: {
+      title: "Gatehouse API",
+      version: "1.0.0",
+      description: [
+        "Self-hostable identity and session service.",
+        "",
+        "- **Server API** (`/api/server/v1`): back-end calls with `Authorization: Bearer sk_...`.",
+        "- **Client API** (`/_svc`): browsers and SDKs, environment from `X-API-Key: pk_...` or the Host.",
+        "",
+        "Every error is `application/problem+json` with a machine `code`. Bodies are limited to 64 KiB.",
+        "Lists are keyset-paginated: pass `nextCursor` as `cursor` until `hasMore` is false.",
+      ].join("\n"),
+    },
+    servers: [{ url: "/", description: "This server" }],
+    components: {
+      securitySchemes: {
+        secretKey: { type: "http", scheme: "bearer", description: "Secret key `sk_test_...` / `sk_live_...`; shown once at creation." },
+        publishableKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "Publishable key `pk_test_...` / `pk_live_...`." },
+        frontendHost: { type: "apiKey", in: "header", name: "Host", description: "The environment's frontend host, when no X-API-Key is sent." },
+        sessionCookie: { type: "apiKey", in: "cookie", name: "__gh_session", description: "Session cookie set by sign-in (HttpOnly, SameSite=Lax)." },
+        sessionToken: { type: "http", scheme: "bearer", description: "Native apps: the `sessionToken` returned when `_is_native=true`." },
+      },
+    },
+    paths,
+  });
+  return cached;
+}

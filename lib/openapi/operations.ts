@@ -1,0 +1,21 @@
+import * as authOperations from "../auth/operations";
+import * as environmentOperations from "../environments/operations";
+import type { AuthLevel, Operation } from "../http/operation";
+import * as sessionOperations from "../sessions/operations";
+import * as jwtTemplateOperations from "../tokens/jwt-template-operations";
+import * as tokenOperations from "../tokens/operations";
+import * as meOperations from "../users/me-operations";
+import * as userOperations from "../users/operations";
+
+type AnyOperation = Operation<never, never, never, never, AuthLevel>;
+
+/** Every documented operation; a route's operation that is missing here is missing from the docs. */
+export const ALL_OPERATIONS: AnyOperation[] = [
+  ...Object.values(userOperations),
+  ...Object.values(sessionOperations),
+  ...Object.values(environmentOperations),
+  ...Object.values(tokenOperations),
+  ...Object.values(jwtTemplateOperations),
+  ...Object.values(authOperations),
+  ...Object.values(meOperations),
+] as unknown as AnyOperation[];

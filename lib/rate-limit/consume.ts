@@ -1,0 +1,27 @@
+import { sql } from "drizzle-orm";
+import { queryRows, type Database } from "@/db/client";
+
+export interface RateLimitRule {
+  limit: number;
+  windowSeconds: number;
+}
+
+/**
+ * Counts one hit in a fixed window stored in Postgres, so every app instance shares
+ * the counters. One upsert: a stale window restarts at 1, a live one increments.
+ * Returns the seconds to wait when the hit is over the limit, else 0.
+ */
+export async function consumeRateLimit(db: Database, key: string, rule: RateLimitRule): Promise<number> {
+  const [row] = await queryRows<{ hits: number; retry_after: number }>(
+    db,
+    sql`
+      insert into rate_limit_buckets as b (key, window_start, hits) values (${key}, now(), 1)
+      on conflict (key) do update set
+        hits = case when b.window_start <= now() - make_interval(secs => ${rule.windowSeconds}) then 1 else b.hits + 1 end,
+        window_start = case when b.window_start <= now() - make_interval(secs => ${rule.windowSeconds}) then now() else b.window_start end
+      returning hits::int as hits,
+        ceil(extract(epoch from (window_start + make_interval(secs => ${rule.windowSeconds}) - now())))::int as retry_after`,
+  );
+  if (!row || row.hits <= rule.limit) return 0;
+  return Math.max(1, row.retry_after);
+}

@@ -1,0 +1,48 @@
+import { z } from "zod";
+import type { Database } from "@/db/client";
+import type { EnvironmentContext } from "../environments/context";
+import { hasAcceptedCurrentDocuments } from "../legal/legal-acceptance";
+import type { UserRow } from "../users/serialize";
+
+export const GATE_KEYS = ["LEGAL_ACCEPTANCE", "EMAIL_VERIFICATION"] as const;
+export type GateKey = (typeof GATE_KEYS)[number];
+
+const gateSchema = z.object({ key: z.enum(GATE_KEYS) }).meta({ id: "Gate" });
+
+export const sessionStateSchema = z
+  .object({
+    id: z.uuid(),
+    status: z.enum(["ACTIVE", "PENDING"]),
+    gates: z.array(gateSchema),
+    currentGate: gateSchema.optional(),
+  })
+  .meta({ id: "SessionState", description: "PENDING while any gate is open; currentGate is the one to clear first." });
+
+export type SessionState = z.output<typeof sessionStateSchema>;
+
+/** The gates a user must clear before their session is ACTIVE, in the order to clear them. */
+export async function openGates(db: Database, environment: EnvironmentContext, user: UserRow): Promise<GateKey[]> {
+  const gates: GateKey[] = [];
+  if (environment.settings.legal.requireConsent && !(await hasAcceptedCurrentDocuments(db, environment, user.id))) {
+    gates.push("LEGAL_ACCEPTANCE");
+  }
+  if (environment.settings.signUp.requireEmailVerification && user.email && !user.emailVerifiedAt) {
+    gates.push("EMAIL_VERIFICATION");
+  }
+  return gates;
+}
+
+export async function sessionState(
+  db: Database,
+  environment: EnvironmentContext,
+  user: UserRow,
+  sessionId: string,
+): Promise<SessionState> {
+  const gates = (await openGates(db, environment, user)).map((key) => ({ key }));
+  return {
+    id: sessionId,
+    status: gates.length > 0 ? "PENDING" : "ACTIVE",
+    gates,
+    ...(gates[0] ? { currentGate: gates[0] } : {}),
+  };
+}

@@ -1,0 +1,81 @@
+import { parse } from "cookie";
+import { and, eq, gt, lt, sql } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { preparedStatement } from "@/db/prepared";
+import { sessions, users } from "@/db/schema";
+import { sha256 } from "../crypto/tokens";
+import type { EnvironmentContext } from "../environments/context";
+import type { UserRow } from "../users/serialize";
+import { SESSION_COOKIE } from "./cookies";
+import type { SessionRow } from "./serialize";
+
+/** lastActiveAt is written at most once a minute, so a busy session costs no write per request. */
+const TOUCH_INTERVAL_SECONDS = 60;
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+export interface ActiveSession {
+  session: SessionRow;
+  user: UserRow;
+  /** The opaque token the caller presented (cookie or native bearer). */
+  token: string;
+}
+
+function liveSessionQuery(db: Database) {
+  return preparedStatement(db, "live_session_by_token", (d) =>
+    d
+      .select({ session: sessions, user: users })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(
+        and(
+          eq(sessions.tokenHash, sql.placeholder("tokenHash")),
+          eq(sessions.environmentId, sql.placeholder("environmentId")),
+          eq(sessions.status, "active"),
+          gt(sessions.expiresAt, sql.placeholder("now")),
+          gt(sessions.lastActiveAt, sql.placeholder("activeSince")),
+          eq(users.status, "active"),
+        ),
+      )
+      .limit(1)
+      .prepare("live_session_by_token"),
+  );
+}
+
+/** The session token of a request: the cookie, or `Authorization: Bearer` from native clients. */
+export function presentedSessionToken(request: Request): string | null {
+  const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
+  const token = bearer ?? parse(request.headers.get("cookie") ?? "")[SESSION_COOKIE];
+  return token && TOKEN_PATTERN.test(token) ? token : null;
+}
+
+/**
+ * The live session behind a request, or null. A session belongs to one environment:
+ * presented to another it is ignored. Revoked, expired and idle sessions, and those
+ * of users who are no longer active, are never returned.
+ */
+export async function findActiveSession(
+  db: Database,
+  environment: EnvironmentContext,
+  request: Request,
+): Promise<ActiveSession | null> {
+  const token = presentedSessionToken(request);
+  if (!token) return null;
+  const now = new Date();
+  const idleLimit = environment.settings.sessions.inactivitySeconds;
+  // Without an inactivity limit the idle bound is the epoch, so one statement serves both cases.
+  const activeSince = idleLimit ? new Date(now.getTime() - idleLimit * 1000) : new Date(0);
+  const [row] = await liveSessionQuery(db).execute({
+    tokenHash: sha256(token),
+    environmentId: environment.id,
+    now: now.toISOString(),
+    activeSince: activeSince.toISOString(),
+  });
+  if (!row) return null;
+  if (now.getTime() - row.session.lastActiveAt.getTime() > TOUCH_INTERVAL_SECONDS * 1000) {
+    await db
+      .update(sessions)
+      .set({ lastActiveAt: sql`now()` })
+      .where(and(eq(sessions.id, row.session.id), lt(sessions.lastActiveAt, new Date(now.getTime() - TOUCH_INTERVAL_SECONDS * 1000))));
+  }
+  return { ...row, token };
+}

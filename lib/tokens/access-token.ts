@@ -1,0 +1,41 @@
+import { SignJWT, type JWTPayload } from "jose";
+import type { Database } from "@/db/client";
+import type { EnvironmentContext } from "../environments/context";
+import type { SessionRow } from "../sessions/serialize";
+import { issuerFor } from "./issuer";
+import { currentSigningKey } from "./signing-key-store";
+
+export interface MintedToken {
+  token: string;
+  expiresAt: string;
+}
+
+/**
+ * Signs a short-lived access token for a session (CONTRACT §3): iss, sub, sid, azp
+ * (the browser Origin, when present), iat, nbf, exp, env, plus any extra claims.
+ */
+export async function mintAccessToken(
+  db: Database,
+  environment: EnvironmentContext,
+  session: Pick<SessionRow, "id" | "userId">,
+  options: { origin?: string | null; lifetimeSeconds?: number; claims?: JWTPayload } = {},
+): Promise<MintedToken> {
+  const key = await currentSigningKey(db, environment.id);
+  const now = Math.floor(Date.now() / 1000);
+  const lifetime = options.lifetimeSeconds ?? environment.settings.sessions.tokenLifetimeSeconds;
+  const exp = now + lifetime;
+  const token = await new SignJWT({
+    ...options.claims,
+    sid: session.id,
+    env: environment.id,
+    ...(options.origin ? { azp: options.origin } : {}),
+  })
+    .setProtectedHeader({ alg: key.algorithm, kid: key.kid, typ: "JWT" })
+    .setIssuer(issuerFor(environment))
+    .setSubject(session.userId)
+    .setIssuedAt(now)
+    .setNotBefore(now)
+    .setExpirationTime(exp)
+    .sign(key.privateKey);
+  return { token, expiresAt: new Date(exp * 1000).toISOString() };
+}

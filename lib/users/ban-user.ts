@@ -1,0 +1,39 @@
+import { eq } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { users } from "@/db/schema";
+import { recordEvent, type Actor } from "../audit/record-event";
+import { revokeAllUserSessions } from "../sessions/revoke-sessions";
+import { getLiveUserOrThrow } from "./get-user";
+import type { ServerUser } from "./schemas";
+import { toServerUser } from "./serialize";
+
+/** Bans a user and revokes all their sessions in the same transaction, so no session outlives the ban. */
+export async function banUser(db: Database, environmentId: string, userId: string, actor: Actor): Promise<ServerUser> {
+  return setBanned(db, environmentId, userId, actor, true);
+}
+
+/** Lifts a ban; the user can sign in again on their next request. Unbanning an active user is a no-op. */
+export async function unbanUser(db: Database, environmentId: string, userId: string, actor: Actor): Promise<ServerUser> {
+  return setBanned(db, environmentId, userId, actor, false);
+}
+
+async function setBanned(db: Database, environmentId: string, userId: string, actor: Actor, banned: boolean) {
+  return db.transaction(async (tx) => {
+    await getLiveUserOrThrow(tx, environmentId, userId, { forUpdate: true });
+    const [row] = await tx
+      .update(users)
+      .set({ status: banned ? "banned" : "active", updatedAt: new Date() })
+      .where(eq(users.id, userId))
+      .returning();
+    if (!row) throw new Error("user update returned no row");
+    const revokedSessions = banned ? await revokeAllUserSessions(tx, userId) : 0;
+    await recordEvent(tx, {
+      environmentId,
+      type: banned ? "user.banned" : "user.unbanned",
+      actor,
+      subjectId: userId,
+      data: banned ? { revokedSessions } : {},
+    });
+    return toServerUser(row);
+  });
+}

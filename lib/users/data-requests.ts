@@ -1,0 +1,163 @@
+import { and, desc, eq, gt } from "drizzle-orm";
+import { z } from "zod";
+import { getDb, type Database } from "@/db/client";
+import { isUniqueViolation } from "@/db/errors";
+import { dataRequests } from "@/db/schema";
+import { recordEvent, type Actor } from "../audit/record-event";
+import { randomToken, sha256 } from "../crypto/tokens";
+import { seal, unseal } from "../crypto/secret-box";
+import { emailEnvironment, emailLocale } from "../email/environment-branding";
+import { sendEmail } from "../email/send-email";
+import { findEnvironment, type EnvironmentContext } from "../environments/context";
+import { AppError } from "../errors";
+import { logUnexpectedError } from "../http/log";
+import type { ActiveSession } from "../sessions/resolve-session";
+import { issuerFor } from "../tokens/issuer";
+import { buildDataExport } from "./build-data-export";
+import { getUserOrThrow } from "./get-user";
+
+export const EXPORT_LINK_MINUTES = 24 * 60;
+
+type DataRequestRow = typeof dataRequests.$inferSelect;
+
+export const dataRequestSchema = z
+  .object({
+    id: z.uuid(),
+    status: z.enum(["pending", "ready", "downloaded", "expired", "failed"]),
+    createdAt: z.iso.datetime(),
+    completedAt: z.iso.datetime().nullable(),
+    expiresAt: z.iso.datetime().nullable(),
+    downloadedAt: z.iso.datetime().nullable(),
+  })
+  .meta({ id: "DataRequest", description: "A copy-of-my-data request. `ready` means the download link was emailed." });
+
+export const dataRequestListSchema = z.object({ items: z.array(dataRequestSchema) }).meta({ id: "DataRequestList" });
+
+function toView(row: DataRequestRow) {
+  const expired = row.status === "ready" && row.expiresAt !== null && row.expiresAt <= new Date();
+  return {
+    id: row.id,
+    status: expired ? ("expired" as const) : row.status,
+    createdAt: row.createdAt.toISOString(),
+    completedAt: row.completedAt?.toISOString() ?? null,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    downloadedAt: row.downloadedAt?.toISOString() ?? null,
+  };
+}
+
+export async function listDataRequests(db: Database, current: ActiveSession) {
+  const rows = await db
+    .select()
+    .from(dataRequests)
+    .where(eq(dataRequests.userId, current.user.id))
+    .orderBy(desc(dataRequests.createdAt))
+    .limit(50);
+  return { items: rows.map(toView) };
+}
+
+/**
+ * Records a request and builds the export in the background; one pending request
+ * at a time (asking again returns it). The link arrives by email.
+ */
+export async function requestDataExport(db: Database, environment: EnvironmentContext, current: ActiveSession, actor: Actor) {
+  const pending = await findPendingRequest(db, current.user.id);
+  if (pending) return toView(pending);
+  try {
+    const row = await db.transaction(async (tx) => {
+      const [created] = await tx.insert(dataRequests).values({ environmentId: environment.id, userId: current.user.id }).returning();
+      if (!created) throw new Error("data request insert returned no row");
+      await recordEvent(tx, { environmentId: environment.id, type: "user.data_requested", actor, subjectId: current.user.id, data: { dataRequestId: created.id } });
+      return created;
+    });
+    scheduleDataExport(row.id);
+    return toView(row);
+  } catch (error) {
+    // A concurrent request won the one-pending-per-user index: answer with its request.
+    const winner = isUniqueViolation(error) ? await findPendingRequest(db, current.user.id) : null;
+    if (winner) return toView(winner);
+    throw error;
+  }
+}
+
+async function findPendingRequest(db: Database, userId: string): Promise<DataRequestRow | null> {
+  const [row] = await db
+    .select()
+    .from(dataRequests)
+    .where(and(eq(dataRequests.userId, userId), eq(dataRequests.status, "pending")))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Runs the export after the response; failures are logged and mark the request failed. */
+export function scheduleDataExport(id: string): void {
+  setImmediate(() => {
+    void processDataRequest(getDb(), id).catch((error: unknown) => logUnexpectedError(`data-request:${id}`, error));
+  });
+}
+
+/** Builds, seals and stores the export, then emails the single-use link, in one transaction. */
+export async function processDataRequest(db: Database, id: string): Promise<void> {
+  const [row] = await db.select().from(dataRequests).where(and(eq(dataRequests.id, id), eq(dataRequests.status, "pending")));
+  if (!row) return;
+  const environment = await findEnvironment(db, row.environmentId);
+  if (!environment) return;
+  try {
+    const user = await getUserOrThrow(db, environment.id, row.userId);
+    const sealed = await seal(JSON.stringify(await buildDataExport(db, environment, row.userId)));
+    const token = randomToken(32);
+    const expiresAt = new Date(Date.now() + EXPORT_LINK_MINUTES * 60_000);
+    await db.transaction(async (tx) => {
+      await tx
+        .update(dataRequests)
+        .set({ status: "ready", exportSealed: sealed, downloadTokenHash: sha256(token), completedAt: new Date(), expiresAt })
+        .where(eq(dataRequests.id, id));
+      if (!user.email) return;
+      await sendEmail(tx, {
+        template: "data_export_ready",
+        to: user.email,
+        locale: emailLocale(environment, user.locale),
+        environment: emailEnvironment(environment),
+        props: { url: `${issuerFor(environment)}/users/me/data-requests/${id}/download?token=${token}`, expiresInMinutes: EXPORT_LINK_MINUTES },
+      });
+    });
+  } catch (error) {
+    await db.update(dataRequests).set({ status: "failed", completedAt: new Date() }).where(eq(dataRequests.id, id));
+    throw error;
+  }
+}
+
+/** Resumes exports a restart interrupted. */
+export async function resumePendingDataRequests(db: Database): Promise<void> {
+  const pending = await db.select({ id: dataRequests.id }).from(dataRequests).where(eq(dataRequests.status, "pending")).limit(100);
+  for (const { id } of pending) scheduleDataExport(id);
+}
+
+/**
+ * The emailed link: hands out the export once. The row is locked, checked and
+ * wiped in one transaction, so a second click (or a concurrent one) gets 400.
+ */
+export async function downloadDataExport(db: Database, environment: EnvironmentContext, id: string, token: string) {
+  const sealed = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(dataRequests)
+      .where(
+        and(
+          eq(dataRequests.id, id),
+          eq(dataRequests.environmentId, environment.id),
+          eq(dataRequests.status, "ready"),
+          eq(dataRequests.downloadTokenHash, sha256(token)),
+          gt(dataRequests.expiresAt, new Date()),
+        ),
+      )
+      .for("update");
+    if (!row?.exportSealed) return null;
+    await tx
+      .update(dataRequests)
+      .set({ status: "downloaded", downloadedAt: new Date(), exportSealed: null, downloadTokenHash: null })
+      .where(eq(dataRequests.id, id));
+    return row.exportSealed;
+  });
+  if (!sealed) throw new AppError("invalid_code", "The download link is wrong, used or expired; request a new copy.");
+  return JSON.parse(await unseal(sealed)) as Record<string, unknown>;
+}

@@ -1,0 +1,31 @@
+import { eq } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { emailAddresses, users } from "@/db/schema";
+import { recordEvent, type Actor } from "../audit/record-event";
+import { revokeAllUserSessions } from "../sessions/revoke-sessions";
+import { getUserOrThrow } from "./get-user";
+import type { ServerUser } from "./schemas";
+import { toServerUser } from "./serialize";
+
+/**
+ * Soft-deletes a user in one transaction: status `deleted`, `deletedAt` set, every
+ * session revoked, email addresses released for re-use. The row stays (with its
+ * last primary email) so audit history keeps its subject. Deleting twice is a no-op.
+ */
+export async function deleteUser(db: Database, environmentId: string, userId: string, actor: Actor): Promise<ServerUser> {
+  return db.transaction(async (tx) => {
+    const current = await getUserOrThrow(tx, environmentId, userId, { forUpdate: true });
+    if (current.status === "deleted") return toServerUser(current);
+    const now = new Date();
+    const [row] = await tx
+      .update(users)
+      .set({ status: "deleted", deletedAt: now, updatedAt: now, passwordHash: null })
+      .where(eq(users.id, userId))
+      .returning();
+    if (!row) throw new Error("user update returned no row");
+    const revokedSessions = await revokeAllUserSessions(tx, userId);
+    await tx.delete(emailAddresses).where(eq(emailAddresses.userId, userId));
+    await recordEvent(tx, { environmentId, type: "user.deleted", actor, subjectId: userId, data: { revokedSessions } });
+    return toServerUser(row);
+  });
+}

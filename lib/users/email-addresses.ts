@@ -1,0 +1,115 @@
+import { and, asc, eq } from "drizzle-orm";
+import { z } from "zod";
+import type { Database } from "@/db/client";
+import { isUniqueViolation } from "@/db/errors";
+import { emailAddresses, users } from "@/db/schema";
+import { recordEvent, type Actor } from "../audit/record-event";
+import type { EnvironmentContext } from "../environments/context";
+import { AppError } from "../errors";
+import type { ActiveSession } from "../sessions/resolve-session";
+import { emailSchema } from "./email";
+import { sendVerificationLink } from "./email-verification";
+
+/** How many addresses one user may hold; keeps verification mail from becoming a spam relay. */
+export const MAX_EMAIL_ADDRESSES = 10;
+
+export const emailAddressSchema = z
+  .object({ id: z.uuid(), email: z.string(), verified: z.boolean(), primary: z.boolean() })
+  .meta({ id: "EmailAddress" });
+
+export const emailAddressListSchema = z.object({ items: z.array(emailAddressSchema) }).meta({ id: "EmailAddressList" });
+export const addEmailAddressBody = z.strictObject({ email: emailSchema }).meta({ id: "AddEmailAddressRequest" });
+export const emailAddressParams = z.object({ emailAddressId: z.uuid("must be a UUID") });
+
+type EmailAddressRow = typeof emailAddresses.$inferSelect;
+
+function toView(row: EmailAddressRow, primaryEmail: string | null) {
+  return { id: row.id, email: row.email, verified: row.verifiedAt !== null, primary: row.email === primaryEmail };
+}
+
+async function currentPrimary(db: Database, userId: string): Promise<string | null> {
+  const [row] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+  return row?.email ?? null;
+}
+
+async function ownAddressOrThrow(db: Database, userId: string, id: string): Promise<EmailAddressRow> {
+  const [row] = await db
+    .select()
+    .from(emailAddresses)
+    .where(and(eq(emailAddresses.id, id), eq(emailAddresses.userId, userId)))
+    .limit(1);
+  if (!row) throw new AppError("resource_not_found", "You have no email address with this id.");
+  return row;
+}
+
+export async function listEmailAddresses(db: Database, current: ActiveSession) {
+  const rows = await db
+    .select()
+    .from(emailAddresses)
+    .where(eq(emailAddresses.userId, current.user.id))
+    .orderBy(asc(emailAddresses.createdAt));
+  const primary = await currentPrimary(db, current.user.id);
+  return { items: rows.map((row) => toView(row, primary)) };
+}
+
+/**
+ * Adds an unverified address and emails it a verification link. An address any
+ * other user of the environment holds cannot be added (409); the unique index
+ * settles races.
+ */
+export async function addEmailAddress(db: Database, environment: EnvironmentContext, current: ActiveSession, email: string, actor: Actor) {
+  const existing = await listEmailAddresses(db, current);
+  if (existing.items.some((item) => item.email === email)) {
+    throw new AppError("identifier_exists", "This address is already on your account.");
+  }
+  if (existing.items.length >= MAX_EMAIL_ADDRESSES) {
+    throw new AppError("invalid_request", `You can hold at most ${MAX_EMAIL_ADDRESSES} email addresses.`);
+  }
+  try {
+    return await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(emailAddresses)
+        .values({ environmentId: environment.id, userId: current.user.id, email })
+        .returning();
+      if (!row) throw new Error("email address insert returned no row");
+      await sendVerificationLink(tx, environment, current.user, email);
+      await recordEvent(tx, { environmentId: environment.id, type: "email.added", actor, subjectId: current.user.id, data: { emailAddressId: row.id } });
+      return toView(row, current.user.email);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError("identifier_exists", "This address belongs to another account.");
+    throw error;
+  }
+}
+
+/** Emails a fresh verification link for a pending address. */
+export async function resendEmailAddressVerification(db: Database, environment: EnvironmentContext, current: ActiveSession, id: string) {
+  const row = await ownAddressOrThrow(db, current.user.id, id);
+  if (row.verifiedAt) throw new AppError("invalid_request", "This address is already verified.");
+  await db.transaction((tx) => sendVerificationLink(tx, environment, current.user, row.email));
+  return toView(row, current.user.email);
+}
+
+/** Makes a verified address the primary one (the address sign-in and emails use). */
+export async function promoteEmailAddress(db: Database, environment: EnvironmentContext, current: ActiveSession, id: string, actor: Actor) {
+  const row = await ownAddressOrThrow(db, current.user.id, id);
+  if (!row.verifiedAt) throw new AppError("invalid_request", "Verify this address before making it primary.");
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ email: row.email, emailVerifiedAt: row.verifiedAt, updatedAt: new Date() }).where(eq(users.id, current.user.id));
+    await recordEvent(tx, { environmentId: environment.id, type: "email.primary_changed", actor, subjectId: current.user.id, data: { emailAddressId: id } });
+  });
+  return toView(row, row.email);
+}
+
+/** Removes a non-primary address, releasing it for others. */
+export async function removeEmailAddress(db: Database, environment: EnvironmentContext, current: ActiveSession, id: string, actor: Actor) {
+  const row = await ownAddressOrThrow(db, current.user.id, id);
+  if (row.email === (await currentPrimary(db, current.user.id))) {
+    throw new AppError("invalid_request", "The primary address cannot be removed; make another address primary first.");
+  }
+  await db.transaction(async (tx) => {
+    await tx.delete(emailAddresses).where(eq(emailAddresses.id, row.id));
+    await recordEvent(tx, { environmentId: environment.id, type: "email.removed", actor, subjectId: current.user.id, data: { emailAddressId: id } });
+  });
+  return { status: "removed" };
+}

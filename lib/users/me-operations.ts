@@ -1,0 +1,252 @@
+import { z } from "zod";
+import { acknowledgedSchema } from "../auth/schemas";
+import { changePasswordBody, passwordStatusSchema } from "../auth/change-password";
+import { defineOperation } from "../http/operation";
+import { mySessionSchema, mySessionsSchema } from "../sessions/my-sessions";
+import { revokeAllResultSchema } from "../sessions/schemas";
+import { clientUserSchema } from "./schemas";
+import { dataRequestListSchema, dataRequestSchema } from "./data-requests";
+import { deletionConfirmBody, deletionRequestBody, deletionRequestedSchema } from "./account-deletion";
+import { addEmailAddressBody, emailAddressListSchema, emailAddressParams, emailAddressSchema } from "./email-addresses";
+import { updateMeBody } from "./update-me";
+
+const SESSION_ERRORS = ["environment_not_found", "origin_not_allowed", "unauthorized"] as const;
+
+export const getMeOperation = defineOperation({
+  operationId: "getMe",
+  method: "get",
+  path: "/_svc/users/me",
+  summary: "The signed-in user",
+  tags: ["Client: account"],
+  auth: "session",
+  response: { status: 200, description: "The user (client view: no private metadata).", schema: clientUserSchema },
+  errors: [...SESSION_ERRORS],
+});
+
+export const updateMeOperation = defineOperation({
+  operationId: "updateMe",
+  method: "patch",
+  path: "/_svc/users/me",
+  summary: "Update the signed-in user's profile",
+  description: "Names, locale and unsafe metadata. Public and private metadata are writable only through the Server API.",
+  tags: ["Client: account"],
+  auth: "session",
+  body: updateMeBody,
+  response: { status: 200, description: "The updated user.", schema: clientUserSchema },
+  errors: [...SESSION_ERRORS, "invalid_request", "metadata_too_large"],
+});
+
+export const getPasswordStatusOperation = defineOperation({
+  operationId: "getPasswordStatus",
+  method: "get",
+  path: "/_svc/users/me/password",
+  summary: "Whether the user has a password",
+  tags: ["Client: passwords"],
+  auth: "session",
+  response: { status: 200, description: "Password status.", schema: passwordStatusSchema },
+  errors: [...SESSION_ERRORS],
+});
+
+export const changePasswordOperation = defineOperation({
+  operationId: "changePassword",
+  method: "post",
+  path: "/_svc/users/me/password",
+  summary: "Change or set the password",
+  description: "`currentPassword` is required when a password exists. Other sessions are revoked and the owner is emailed.",
+  tags: ["Client: passwords"],
+  auth: "session",
+  body: changePasswordBody,
+  response: { status: 200, description: "Password status after the change.", schema: passwordStatusSchema },
+  errors: [...SESSION_ERRORS, "invalid_request", "invalid_credentials", "password_too_weak", "rate_limited", "reverification_required"],
+});
+
+export const listMySessionsOperation = defineOperation({
+  operationId: "listMySessions",
+  method: "get",
+  path: "/_svc/users/me/sessions",
+  summary: "The user's active sessions",
+  tags: ["Client: session"],
+  auth: "session",
+  response: { status: 200, description: "Active sessions, the current one flagged.", schema: mySessionsSchema },
+  errors: [...SESSION_ERRORS],
+});
+
+export const revokeMySessionOperation = defineOperation({
+  operationId: "revokeMySession",
+  method: "delete",
+  path: "/_svc/users/me/sessions/{sessionId}",
+  summary: "Revoke one of the user's sessions",
+  description: "Signs out another device. The caller's own cookies are untouched; to sign out this device use /auth/logout.",
+  tags: ["Client: session"],
+  auth: "session",
+  params: z.object({ sessionId: z.uuid("must be a UUID") }),
+  response: { status: 200, description: "The revoked session.", schema: mySessionSchema.omit({ current: true }) },
+  errors: [...SESSION_ERRORS, "invalid_request", "resource_not_found"],
+});
+
+export const revokeOtherSessionsOperation = defineOperation({
+  operationId: "revokeOtherSessions",
+  method: "post",
+  path: "/_svc/users/me/sessions/revoke-others",
+  summary: "Sign out everywhere else",
+  tags: ["Client: session"],
+  auth: "session",
+  response: { status: 200, description: "How many sessions were revoked.", schema: revokeAllResultSchema },
+  errors: [...SESSION_ERRORS],
+});
+
+export const resendVerificationOperation = defineOperation({
+  operationId: "resendEmailVerification",
+  method: "post",
+  path: "/_svc/users/me/email-verification/resend",
+  summary: "Email a link that verifies the primary address",
+  tags: ["Client: account"],
+  auth: "session",
+  response: { status: 200, description: "`sent`, or `already_verified`.", schema: acknowledgedSchema },
+  errors: [...SESSION_ERRORS, "invalid_request", "rate_limited", "email_unavailable"],
+});
+
+export const verifyEmailLinkOperation = defineOperation({
+  operationId: "verifyEmailAddress",
+  method: "get",
+  path: "/_svc/users/me/email-addresses/verify",
+  summary: "Email verification link target",
+  description: "The emailed link; the token alone proves the mailbox, so no session is needed. Single use. A browser (Accept: text/html) is sent on to the hosted /verify-email page with 303.",
+  tags: ["Client: account"],
+  auth: "publishableKey",
+  query: z.object({ token: z.string().min(1).max(200) }),
+  response: {
+    status: 200,
+    description: "The address is verified.",
+    schema: z.object({ status: z.string(), email: z.string() }).meta({ id: "EmailVerified" }),
+  },
+  errors: ["environment_not_found", "invalid_request", "invalid_code"],
+});
+
+const EMAIL_TAGS = ["Client: email addresses"];
+
+export const listEmailAddressesOperation = defineOperation({
+  operationId: "listEmailAddresses",
+  method: "get",
+  path: "/_svc/users/me/email-addresses",
+  summary: "The user's email addresses",
+  tags: EMAIL_TAGS,
+  auth: "session",
+  response: { status: 200, description: "Addresses, oldest first.", schema: emailAddressListSchema },
+  errors: [...SESSION_ERRORS],
+});
+
+export const addEmailAddressOperation = defineOperation({
+  operationId: "addEmailAddress",
+  method: "post",
+  path: "/_svc/users/me/email-addresses",
+  summary: "Add an email address",
+  description: "Adds an unverified address and emails it a verification link (24 hours, single use). An address held by another user is refused.",
+  tags: EMAIL_TAGS,
+  auth: "session",
+  body: addEmailAddressBody,
+  response: { status: 200, description: "The new address.", schema: emailAddressSchema },
+  errors: [...SESSION_ERRORS, "invalid_request", "identifier_exists", "rate_limited", "email_unavailable"],
+});
+
+export const promoteEmailAddressOperation = defineOperation({
+  operationId: "promoteEmailAddress",
+  method: "post",
+  path: "/_svc/users/me/email-addresses/{emailAddressId}/primary",
+  summary: "Make a verified address primary",
+  tags: EMAIL_TAGS,
+  auth: "session",
+  params: emailAddressParams,
+  response: { status: 200, description: "The address, now primary.", schema: emailAddressSchema },
+  errors: [...SESSION_ERRORS, "invalid_request", "resource_not_found"],
+});
+
+export const resendEmailAddressOperation = defineOperation({
+  operationId: "resendEmailAddressVerification",
+  method: "post",
+  path: "/_svc/users/me/email-addresses/{emailAddressId}/resend",
+  summary: "Re-send the verification link",
+  tags: EMAIL_TAGS,
+  auth: "session",
+  params: emailAddressParams,
+  response: { status: 200, description: "The pending address.", schema: emailAddressSchema },
+  errors: [...SESSION_ERRORS, "invalid_request", "resource_not_found", "rate_limited", "email_unavailable"],
+});
+
+export const removeEmailAddressOperation = defineOperation({
+  operationId: "removeEmailAddress",
+  method: "delete",
+  path: "/_svc/users/me/email-addresses/{emailAddressId}",
+  summary: "Remove a non-primary address",
+  description: "Needs a recent sign-in (403 reverification_required otherwise).",
+  tags: EMAIL_TAGS,
+  auth: "sensitiveSession",
+  params: emailAddressParams,
+  response: { status: 200, description: "Removed.", schema: acknowledgedSchema },
+  errors: [...SESSION_ERRORS, "invalid_request", "resource_not_found", "reverification_required"],
+});
+
+export const requestDeletionOperation = defineOperation({
+  operationId: "requestAccountDeletion",
+  method: "post",
+  path: "/_svc/users/me/delete/request",
+  summary: "Request account deletion",
+  description: "Type-to-confirm with the primary email address; emails a one-time confirmation link (30 minutes). Needs a recent sign-in.",
+  tags: ["Client: account"],
+  auth: "sensitiveSession",
+  body: deletionRequestBody,
+  response: { status: 200, description: "The link is on its way.", schema: deletionRequestedSchema },
+  errors: [...SESSION_ERRORS, "invalid_request", "reverification_required", "rate_limited", "email_unavailable"],
+});
+
+export const confirmDeletionOperation = defineOperation({
+  operationId: "confirmAccountDeletion",
+  method: "post",
+  path: "/_svc/users/me/delete/confirm",
+  summary: "Confirm account deletion with the emailed token",
+  description: "Soft-deletes the account: status deleted, every session revoked, addresses released. Clears the session cookie.",
+  tags: ["Client: account"],
+  auth: "publishableKey",
+  body: deletionConfirmBody,
+  response: { status: 200, description: "Deleted.", schema: acknowledgedSchema },
+  errors: ["environment_not_found", "origin_not_allowed", "invalid_request", "invalid_code"],
+});
+
+const DATA_TAGS = ["Client: data requests"];
+
+export const listDataRequestsOperation = defineOperation({
+  operationId: "listDataRequests",
+  method: "get",
+  path: "/_svc/users/me/data-requests",
+  summary: "The user's data requests",
+  tags: DATA_TAGS,
+  auth: "session",
+  response: { status: 200, description: "Requests, newest first.", schema: dataRequestListSchema },
+  errors: [...SESSION_ERRORS],
+});
+
+export const requestDataExportOperation = defineOperation({
+  operationId: "requestDataExport",
+  method: "post",
+  path: "/_svc/users/me/data-requests",
+  summary: "Request a copy of my data",
+  description: "Builds a JSON export of everything stored about the user (no secrets, no private metadata) in the background and emails a single-use download link (24 hours). One pending request at a time.",
+  tags: DATA_TAGS,
+  auth: "session",
+  response: { status: 200, description: "The request.", schema: dataRequestSchema },
+  errors: [...SESSION_ERRORS, "rate_limited"],
+});
+
+export const downloadDataExportOperation = defineOperation({
+  operationId: "downloadDataExport",
+  method: "get",
+  path: "/_svc/users/me/data-requests/{dataRequestId}/download",
+  summary: "Download the export (emailed link)",
+  description: "Works once: the export is wiped from the server when handed out. The token is the credential.",
+  tags: DATA_TAGS,
+  auth: "publishableKey",
+  params: z.object({ dataRequestId: z.uuid("must be a UUID") }),
+  query: z.object({ token: z.string().min(1).max(200) }),
+  response: { status: 200, description: "The export (JSON attachment).", schema: z.record(z.string(), z.unknown()).meta({ id: "DataExport" }) },
+  errors: ["environment_not_found", "invalid_request", "invalid_code"],
+});

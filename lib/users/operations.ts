@@ -1,0 +1,121 @@
+import { defineOperation } from "../http/operation";
+import {
+  createUserBody,
+  pageQuery,
+  searchUsersBody,
+  serverUserSchema,
+  updateMetadataBody,
+  updateUserBody,
+  userIdParams,
+  userPageSchema,
+} from "./schemas";
+
+const tags = ["Users"];
+const ON_USER = ["invalid_request", "unauthorized", "environment_mismatch", "resource_not_found"] as const;
+
+export const createUserOperation = defineOperation({
+  operationId: "createUser",
+  method: "post",
+  path: "/api/server/v1/users",
+  summary: "Create a user",
+  description: "Creates an end-user. All fields are optional; the password is hashed with argon2id after the environment's password policy accepts it.",
+  tags,
+  auth: "secretKey",
+  body: createUserBody,
+  response: { status: 201, description: "The created user.", schema: serverUserSchema },
+  errors: ["invalid_request", "password_too_weak", "metadata_too_large", "unauthorized", "identifier_exists", "payload_too_large"],
+});
+
+export const searchUsersOperation = defineOperation({
+  operationId: "searchUsers",
+  method: "post",
+  path: "/api/server/v1/users/search",
+  summary: "Search users",
+  description: "Filters users (tri-state filters in the body) and pages through them newest first with an opaque keyset cursor.",
+  tags,
+  auth: "secretKey",
+  query: pageQuery,
+  body: searchUsersBody,
+  response: { status: 200, description: "One page of users.", schema: userPageSchema },
+  errors: ["invalid_request", "unauthorized"],
+});
+
+export const getUserOperation = defineOperation({
+  operationId: "getUser",
+  method: "get",
+  path: "/api/server/v1/users/{userId}",
+  summary: "Get a user",
+  description: "Returns the user, including deleted users (status `deleted`, `deletedAt` set).",
+  tags,
+  auth: "secretKey",
+  params: userIdParams,
+  response: { status: 200, description: "The user.", schema: serverUserSchema },
+  errors: [...ON_USER],
+});
+
+export const updateUserOperation = defineOperation({
+  operationId: "updateUser",
+  method: "patch",
+  path: "/api/server/v1/users/{userId}",
+  summary: "Update a user",
+  description: "Updates names, locale, primary email (replacing the old address, which is released) and password. null clears a name or the locale.",
+  tags,
+  auth: "secretKey",
+  params: userIdParams,
+  body: updateUserBody,
+  response: { status: 200, description: "The updated user.", schema: serverUserSchema },
+  errors: [...ON_USER, "password_too_weak", "identifier_exists"],
+});
+
+export const deleteUserOperation = defineOperation({
+  operationId: "deleteUser",
+  method: "delete",
+  path: "/api/server/v1/users/{userId}",
+  summary: "Delete a user",
+  description: "Soft delete: status `deleted`, `deletedAt` set, every session revoked, email addresses released for re-use. Idempotent.",
+  tags,
+  auth: "secretKey",
+  params: userIdParams,
+  response: { status: 200, description: "The deleted user.", schema: serverUserSchema },
+  errors: [...ON_USER],
+});
+
+export const updateUserMetadataOperation = defineOperation({
+  operationId: "updateUserMetadata",
+  method: "patch",
+  path: "/api/server/v1/users/{userId}/metadata",
+  summary: "Update a user's metadata",
+  description: "Deep-merges each bag given; null removes a key at any depth; an omitted bag is unchanged. Limits (UTF-8 JSON of the merged result): public 512, private 4096, unsafe 512 bytes.",
+  tags,
+  auth: "secretKey",
+  params: userIdParams,
+  body: updateMetadataBody,
+  response: { status: 200, description: "The updated user.", schema: serverUserSchema },
+  errors: [...ON_USER, "metadata_too_large"],
+});
+
+export const banUserOperation = defineOperation({
+  operationId: "banUser",
+  method: "post",
+  path: "/api/server/v1/users/{userId}/ban",
+  summary: "Ban a user",
+  description: "Marks the user banned and revokes all their sessions in one transaction. Banned users cannot sign in (403 user_banned).",
+  tags,
+  auth: "secretKey",
+  params: userIdParams,
+  response: { status: 200, description: "The banned user.", schema: serverUserSchema },
+  errors: [...ON_USER],
+});
+
+export const unbanUserOperation = defineOperation({
+  operationId: "unbanUser",
+  method: "post",
+  path: "/api/server/v1/users/{userId}/unban",
+  summary: "Unban a user",
+  description: "Reverses a ban; the user can sign in again. Unbanning an active user changes nothing.",
+  tags,
+  auth: "secretKey",
+  params: userIdParams,
+  response: { status: 200, description: "The active user.", schema: serverUserSchema },
+  errors: [...ON_USER],
+});

@@ -1,0 +1,129 @@
+import { z } from "zod";
+import { emailSchema } from "./email";
+import { metadataBagSchema } from "./metadata";
+
+export const USER_STATUSES = ["active", "banned", "deleted"] as const;
+export const LOCALES = ["en", "da"] as const;
+
+const timestamp = z.iso.datetime();
+const metadataOut = z.record(z.string(), z.unknown());
+
+/** Names are display text: trimmed, at most 100 characters, no control characters. */
+export const personNameSchema = z
+  .string()
+  .trim()
+  .max(100, "must be at most 100 characters")
+  .regex(/^[^\p{Cc}]*$/u, "must not contain control characters");
+
+export const passwordInputSchema = z.string().min(1, "must not be empty").max(1024, "must be at most 1024 characters");
+
+export const userIdParams = z.object({ userId: z.uuid("must be a UUID") });
+
+export const serverUserSchema = z
+  .object({
+    id: z.uuid(),
+    environmentId: z.uuid(),
+    name: z.string().nullable(),
+    firstName: z.string().nullable(),
+    lastName: z.string().nullable(),
+    locale: z.enum(LOCALES).nullable(),
+    status: z.enum(USER_STATUSES),
+    email: z.string().nullable().meta({ description: "Primary email address." }),
+    emailVerifiedAt: timestamp.nullable(),
+    hasPassword: z.boolean(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    deletedAt: timestamp.nullable(),
+    publicMetadata: metadataOut,
+    privateMetadata: metadataOut,
+    unsafeMetadata: metadataOut,
+  })
+  .meta({ id: "User", description: "A user as the Server API sees it, private metadata included." });
+
+export const clientUserSchema = serverUserSchema
+  .omit({ privateMetadata: true })
+  .meta({ id: "ClientUser", description: "A user as the Client API sees it: no private metadata." });
+
+export type ServerUser = z.output<typeof serverUserSchema>;
+export type ClientUser = z.output<typeof clientUserSchema>;
+
+export const createUserBody = z
+  .strictObject({
+    email: emailSchema.optional().meta({ description: "Primary email; created verified. Omit for a user without a sign-in identity." }),
+    password: passwordInputSchema.optional().meta({ description: "Checked against the environment's password policy; omit for a passwordless user." }),
+    firstName: personNameSchema.optional(),
+    lastName: personNameSchema.optional(),
+    locale: z.enum(LOCALES).optional(),
+    publicMetadata: metadataBagSchema.optional().meta({ description: "At most 512 bytes of UTF-8 JSON." }),
+    privateMetadata: metadataBagSchema.optional().meta({ description: "At most 4096 bytes of UTF-8 JSON." }),
+    unsafeMetadata: metadataBagSchema.optional().meta({ description: "At most 512 bytes of UTF-8 JSON." }),
+  })
+  .meta({ id: "CreateUserRequest" });
+
+export const updateUserBody = z
+  .strictObject({
+    firstName: personNameSchema.nullable().optional(),
+    lastName: personNameSchema.nullable().optional(),
+    locale: z.enum(LOCALES).nullable().optional(),
+    email: emailSchema.optional().meta({ description: "Replaces the primary email (created verified)." }),
+    password: passwordInputSchema.optional().meta({ description: "Sets a new password, subject to the password policy." }),
+  })
+  .meta({ id: "UpdateUserRequest" });
+
+export const updateMetadataBody = z
+  .strictObject({
+    publicMetadata: metadataBagSchema.optional(),
+    privateMetadata: metadataBagSchema.optional(),
+    unsafeMetadata: metadataBagSchema.optional(),
+  })
+  .meta({
+    id: "UpdateMetadataRequest",
+    description: "Each bag present is deep-merged into the stored one; a key set to null is removed at any depth; an omitted bag is unchanged.",
+  });
+
+const searchTerm = z.string().min(1, "must not be empty").max(256, "must be at most 256 characters");
+
+/**
+ * A search bound. ISO 8601 year 0000 is 1 BC, which Postgres cannot read in this
+ * form: the query failed with a 500, so the bound is refused here instead.
+ */
+const searchInstant = timestamp.refine((value) => new Date(value).getUTCFullYear() >= 1, "must be in year 0001 or later");
+
+export const searchUsersBody = z
+  .strictObject({
+    name: searchTerm.nullable().optional().meta({ description: "Case-insensitive substring of the name; null requires users without a name." }),
+    email: searchTerm.nullable().optional().meta({ description: "Case-insensitive substring of the primary email; null requires users without one." }),
+    statuses: z
+      .array(z.enum(USER_STATUSES))
+      .min(1, "must list at least one status")
+      .refine((items) => new Set(items).size === items.length, "must not repeat a status")
+      .optional()
+      .meta({ description: "Users having any of these statuses. null is rejected." }),
+    createdAfter: searchInstant.nullable().optional().meta({ description: "Created at or after this instant. null matches nothing (createdAt is never null)." }),
+    createdBefore: searchInstant.nullable().optional().meta({ description: "Created at or before this instant. null matches nothing." }),
+  })
+  .meta({ id: "UserSearchFilter", description: "Every filter is tri-state: omitted skips it, a value requires it, null requires the column to be null." });
+
+export const pageQuery = z.object({
+  limit: z
+    .string()
+    .regex(/^\d{1,3}$/, "must be an integer from 1 to 100")
+    .transform(Number)
+    .pipe(z.int().min(1, "must be at least 1").max(100, "must be at most 100"))
+    .optional()
+    .default(20)
+    .meta({ description: "Page size, 1 to 100; default 20." }),
+  cursor: z.uuid("must be the nextCursor of a previous page").optional().meta({ description: "The previous page's nextCursor." }),
+});
+
+export function pageSchema<T extends z.ZodType>(item: T, id: string) {
+  return z
+    .object({
+      items: z.array(item),
+      nextCursor: z.uuid().nullable(),
+      hasMore: z.boolean(),
+    })
+    .meta({ id });
+}
+
+export const userPageSchema = pageSchema(serverUserSchema, "UserPage");

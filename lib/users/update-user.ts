@@ -1,0 +1,66 @@
+import { and, eq } from "drizzle-orm";
+import type { z } from "zod";
+import type { Database } from "@/db/client";
+import { isUniqueViolation } from "@/db/errors";
+import { emailAddresses, users } from "@/db/schema";
+import { recordEvent, type Actor } from "../audit/record-event";
+import { hashPassword } from "../auth/password-hasher";
+import { assertPasswordAllowed } from "../auth/password-policy";
+import type { EnvironmentContext } from "../environments/context";
+import { assertEmailFree, emailTaken } from "./create-user";
+import { getLiveUserOrThrow } from "./get-user";
+import type { ServerUser, updateUserBody } from "./schemas";
+import { toServerUser } from "./serialize";
+
+/**
+ * Updates names, locale, primary email and password. A new email replaces the old
+ * primary address (released for re-use) and is trusted as verified. The password
+ * is hashed before the transaction so the row lock is never held across argon2.
+ */
+export async function updateUser(
+  db: Database,
+  environment: EnvironmentContext,
+  userId: string,
+  input: z.output<typeof updateUserBody>,
+  actor: Actor,
+): Promise<ServerUser> {
+  await getLiveUserOrThrow(db, environment.id, userId);
+  if (input.password !== undefined) await assertPasswordAllowed(environment.settings.passwordPolicy, input.password);
+  if (input.email) await assertEmailFree(db, environment.id, input.email, userId);
+  const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
+
+  try {
+    return await db.transaction(async (tx) => {
+      const current = await getLiveUserOrThrow(tx, environment.id, userId, { forUpdate: true });
+      const now = new Date();
+      const changes: Partial<typeof users.$inferInsert> = { updatedAt: now };
+      if (input.firstName !== undefined) changes.firstName = input.firstName || null;
+      if (input.lastName !== undefined) changes.lastName = input.lastName || null;
+      if (input.locale !== undefined) changes.locale = input.locale;
+      if (passwordHash !== undefined) changes.passwordHash = passwordHash;
+      if (input.email && input.email !== current.email) {
+        if (current.email) {
+          await tx
+            .delete(emailAddresses)
+            .where(and(eq(emailAddresses.userId, userId), eq(emailAddresses.email, current.email)));
+        }
+        await tx.insert(emailAddresses).values({ environmentId: environment.id, userId, email: input.email, verifiedAt: now });
+        changes.email = input.email;
+        changes.emailVerifiedAt = now;
+      }
+      const [row] = await tx.update(users).set(changes).where(eq(users.id, userId)).returning();
+      if (!row) throw new Error("user update returned no row");
+      await recordEvent(tx, {
+        environmentId: environment.id,
+        type: "user.updated",
+        actor,
+        subjectId: userId,
+        data: { fields: Object.keys(input) },
+      });
+      return toServerUser(row);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw emailTaken();
+    throw error;
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * `npm run cli -- <command>`: operator commands that work before any dashboard exists.
+ *
+ *   env create --name NAME [--host HOST] [--production] [--json]
+ *   env list [--json]
+ *   keys create-secret ENV_ID [--label LABEL] [--json]
+ *   keys list ENV_ID [--json]
+ *   keys revoke KEY_ID
+ *   keys rotate-signing ENV_ID [--json]
+ */
+import { parseArgs } from "node:util";
+import { z } from "zod";
+import { closeDb, databaseHandle } from "../db/client";
+import { migrateDatabase } from "../db/migrate";
+import { embeddedDatabaseHolder } from "../lib/cli/embedded-lock";
+import { createSecretKey, listSecretKeys, revokeSecretKey } from "../lib/environments/api-keys";
+import { findEnvironment } from "../lib/environments/context";
+import { createEnvironment } from "../lib/environments/create-environment";
+import { listEnvironments } from "../lib/environments/list-environments";
+import { AppError } from "../lib/errors";
+import { rotateSigningKey } from "../lib/tokens/rotate-signing-key";
+
+const USAGE = `Usage: npm run cli -- <command>
+
+  env create --name NAME [--host HOST] [--production] [--json]
+                                 create an application and environment; prints its keys once
+  env list [--json]              list environments
+  keys create-secret ENV_ID [--label LABEL] [--json]
+                                 create another secret key (shown once)
+  keys list ENV_ID [--json]      list an environment's secret keys (prefixes only)
+  keys revoke KEY_ID             revoke a secret key at once
+  keys rotate-signing ENV_ID [--json]
+                                 new signing key for tokens; the old one stays published until its tokens expire`;
+
+class UsageError extends Error {}
+
+const { values: flags, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    name: { type: "string" },
+    host: { type: "string" },
+    label: { type: "string" },
+    production: { type: "boolean", default: false },
+    json: { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
+  },
+});
+
+function output(value: unknown, human: () => string): void {
+  console.log(flags.json ? JSON.stringify(value) : human());
+}
+
+function requireArg(value: string | undefined, what: string): string {
+  if (!value) throw new UsageError(`missing ${what}`);
+  return value;
+}
+
+async function run(db: ReturnType<typeof databaseHandle>["db"], command: string): Promise<void> {
+  switch (command) {
+    case "env create": {
+      const created = await createEnvironment(db, {
+        name: requireArg(flags.name, "--name NAME"),
+        frontendHost: flags.host,
+        kind: flags.production ? "production" : "development",
+      });
+      return output(created, () =>
+        [
+          `Created environment ${created.environmentId} (application ${created.applicationId})`,
+          `  frontend host    ${created.frontendHost}`,
+          `  publishable key  ${created.publishableKey}`,
+          `  secret key       ${created.secretKey}`,
+          "The secret key is shown only now; store it safely.",
+        ].join("\n"),
+      );
+    }
+    case "env list": {
+      const rows = await listEnvironments(db);
+      return output(rows, () =>
+        rows.length === 0
+          ? "No environments yet: npm run cli -- env create --name NAME"
+          : rows.map((r) => `${r.environmentId}  ${r.kind.padEnd(11)}  ${r.applicationName} / ${r.name}  ${r.frontendHosts.join(",")}  ${r.publishableKey}`).join("\n"),
+      );
+    }
+    case "keys create-secret": {
+      const environmentId = requireArg(positionals[2], "ENV_ID");
+      const environment = await findEnvironment(db, environmentId).catch(() => null);
+      if (!environment) throw new AppError("resource_not_found", `No environment ${environmentId}.`);
+      const key = await createSecretKey(db, environment, flags.label ?? null);
+      return output({ id: key.id, environmentId, secretKey: key.secretKey }, () => `Secret key ${key.id}: ${key.secretKey}\nShown only now; store it safely.`);
+    }
+    case "keys list": {
+      const keys = await listSecretKeys(db, requireArg(positionals[2], "ENV_ID"));
+      return output(keys, () =>
+        keys.map((k) => `${k.id}  ${k.displayPrefix}  ${k.label ?? ""}  ${k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : "active"}`).join("\n") || "No keys.",
+      );
+    }
+    case "keys revoke": {
+      const revoked = await revokeSecretKey(db, requireArg(positionals[2], "KEY_ID"));
+      return output(revoked, () => `Revoked ${revoked.id}; requests with it now get 401.`);
+    }
+    case "keys rotate-signing": {
+      const environmentId = requireArg(positionals[2], "ENV_ID");
+      const environment = await findEnvironment(db, environmentId).catch(() => null);
+      if (!environment) throw new AppError("resource_not_found", `No environment ${environmentId}.`);
+      const { kid } = await rotateSigningKey(db, environment.id, { type: "operator", id: null, requestId: null });
+      return output({ kid, environmentId }, () => `Signing key ${kid} is now current; the previous key stays in the JWKS until its tokens expire.`);
+    }
+    default:
+      throw new UsageError(command ? `unknown command "${command}"` : "no command given");
+  }
+}
+
+async function main(): Promise<number> {
+  if (flags.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const command = positionals.slice(0, 2).join(" ");
+  const holder = embeddedDatabaseHolder();
+  if (holder) {
+    console.error(`cli: the running server (pid ${holder}) owns the embedded database; stop it first, or run both with DATABASE_URL.`);
+    return 1;
+  }
+  const handle = databaseHandle();
+  try {
+    await migrateDatabase(handle);
+    await run(handle.db, command);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`cli: ${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (error instanceof z.ZodError) {
+      console.error(`cli: ${z.prettifyError(error)}`);
+      return 1;
+    }
+    if (error instanceof AppError) {
+      console.error(`cli: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await closeDb();
+  }
+}
+
+main().then((code) => process.exit(code));

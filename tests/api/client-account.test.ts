@@ -1,0 +1,182 @@
+import { describe, expect, it } from "vitest";
+import { call } from "../helpers/api";
+import { clientApi, codeIn, emailCount, latestEmail, signedUpClient } from "../helpers/client";
+import { newEnvironment, STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
+
+const NEW_PASSWORD = "a different long passphrase";
+
+describe("sessions of the signed-in user", () => {
+  it("lists active sessions, revokes another device without touching the caller, and revokes the others", async () => {
+    const { publishableKey } = await newEnvironment();
+    const email = uniqueEmail();
+    const { client: laptop } = await signedUpClient(publishableKey, email, STRONG_PASSWORD);
+    const phone = clientApi(publishableKey);
+    const phoneLogin = await phone.post("/auth/login", { email, password: STRONG_PASSWORD });
+    const tablet = clientApi(publishableKey);
+    await tablet.post("/auth/login", { email, password: STRONG_PASSWORD });
+
+    const listed = await laptop.get("/users/me/sessions");
+    expect(listed.body.items).toHaveLength(3);
+    expect(listed.body.items.filter((s: any) => s.current)).toHaveLength(1);
+
+    const revoked = await laptop.delete(`/users/me/sessions/${phoneLogin.body.session.id}`);
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.status).toBe("revoked");
+    expect(revoked.headers.getSetCookie()).toEqual([]);
+    expect((await phone.get("/client")).body.authenticated).toBe(false);
+    expect((await laptop.get("/client")).body.authenticated).toBe(true);
+
+    expect((await laptop.post("/users/me/sessions/revoke-others")).body).toEqual({ revokedCount: 1 });
+    expect((await tablet.get("/client")).body.authenticated).toBe(false);
+    expect((await laptop.get("/client")).body.authenticated).toBe(true);
+
+    const stranger = await signedUpClient(publishableKey, uniqueEmail(), STRONG_PASSWORD);
+    const foreign = await laptop.delete(`/users/me/sessions/${stranger.session.session.id}`);
+    expect(foreign.status).toBe(404);
+    expect((await laptop.delete("/users/me/sessions/not-a-uuid")).status).toBe(400);
+  });
+
+  it("answers 401 for session endpoints without a session", async () => {
+    const { publishableKey } = await newEnvironment();
+    const anonymous = clientApi(publishableKey);
+    for (const path of ["/users/me", "/users/me/sessions", "/users/me/password"]) {
+      const res = await anonymous.get(path);
+      expect(res.status, path).toBe(401);
+      expect(res.body.code).toBe("unauthorized");
+    }
+  });
+});
+
+describe("gates", () => {
+  it("LEGAL_ACCEPTANCE keeps the session PENDING without a token until the user accepts", async () => {
+    const { publishableKey, api } = await newEnvironment();
+    const email = uniqueEmail();
+    await api.post("/users", { email, password: STRONG_PASSWORD });
+    await api.patch("/environment", { legal: { requireConsent: true, termsUrl: "https://example.com/terms-v1" } });
+    const client = clientApi(publishableKey);
+    const login = await client.post("/auth/login", { email, password: STRONG_PASSWORD });
+    expect(login.body.session).toMatchObject({ status: "PENDING", gates: [{ key: "LEGAL_ACCEPTANCE" }], currentGate: { key: "LEGAL_ACCEPTANCE" } });
+    expect(login.body.accessToken).toBeNull();
+    expect((await client.get("/client")).body.user.session.status).toBe("PENDING");
+
+    const accepted = await client.post("/auth/legal/accept");
+    expect(accepted.body).toMatchObject({ status: "ACTIVE", gates: [] });
+    expect((await client.get("/client")).body.user.session.status).toBe("ACTIVE");
+
+    await api.patch("/environment", { legal: { termsUrl: "https://example.com/terms-v2" } });
+    expect((await client.get("/client")).body.user.session.currentGate).toEqual({ key: "LEGAL_ACCEPTANCE" });
+  });
+
+  it("EMAIL_VERIFICATION opens for an unverified primary email and the emailed link clears it", async () => {
+    const { publishableKey, api } = await newEnvironment();
+    const email = uniqueEmail();
+    await api.post("/users", { email, password: STRONG_PASSWORD });
+    // A user whose address is not verified yet, as after an address change by an operator.
+    const { getDb } = await import("@/db/client");
+    const { users } = await import("@/db/schema");
+    const { eq } = await import("drizzle-orm");
+    await getDb().update(users).set({ emailVerifiedAt: null }).where(eq(users.email, email));
+
+    const client = clientApi(publishableKey);
+    const login = await client.post("/auth/login", { email, password: STRONG_PASSWORD });
+    expect(login.body.session.gates).toEqual([{ key: "EMAIL_VERIFICATION" }]);
+    expect((await client.post("/users/me/email-verification/resend")).body).toEqual({ status: "sent" });
+    const mail = await latestEmail(email);
+    expect(mail.template).toBe("email_verification_link");
+    const link = /(https?:\/\/\S+\/_svc\/users\/me\/email-addresses\/verify\?token=\S+)/.exec(mail.text)?.[1];
+    expect(link).toBeDefined();
+    const url = new URL(link ?? "");
+    const opened = await call("GET", `${url.pathname}${url.search}`, { headers: { host: url.host } });
+    expect(opened.status).toBe(200);
+    expect(opened.body).toEqual({ status: "verified", email });
+    expect((await client.get("/client")).body.user.session.status).toBe("ACTIVE");
+    const again = await call("GET", `${url.pathname}${url.search}`, { headers: { host: url.host } });
+    expect(again.body.code).toBe("invalid_code");
+  });
+});
+
+describe("passwords", () => {
+  it("forgot is 200 with the same body for known and unknown addresses; reset revokes every session and signs in", async () => {
+    const { publishableKey } = await newEnvironment();
+    const email = uniqueEmail();
+    const { client: old } = await signedUpClient(publishableKey, email, STRONG_PASSWORD);
+    const client = clientApi(publishableKey);
+    const known = await client.post("/auth/forgot-password", { email });
+    const unknown = await client.post("/auth/forgot-password", { email: uniqueEmail() });
+    expect(known.status).toBe(200);
+    expect(unknown.status).toBe(200);
+    expect(known.body).toEqual(unknown.body);
+
+    await expect.poll(async () => (await latestEmail(email)).template).toBe("password_reset_code");
+    const code = codeIn((await latestEmail(email)).text);
+    expect((await client.post("/auth/reset-password", { email, code: "12345", newPassword: NEW_PASSWORD })).body.code).toBe("invalid_request");
+    const reset = await client.post("/auth/reset-password", { email, code, newPassword: NEW_PASSWORD });
+    expect(reset.status).toBe(200);
+    expect(reset.body.session.status).toBe("ACTIVE");
+    expect((await old.get("/client")).body.authenticated).toBe(false);
+    expect((await client.get("/client")).body.authenticated).toBe(true);
+    expect((await clientApi(publishableKey).post("/auth/login", { email, password: STRONG_PASSWORD })).status).toBe(401);
+    expect((await clientApi(publishableKey).post("/auth/login", { email, password: NEW_PASSWORD })).status).toBe(200);
+    expect((await client.post("/auth/reset-password", { email, code, newPassword: NEW_PASSWORD })).body.code).toBe("invalid_code");
+    await expect.poll(async () => (await latestEmail(email)).template).toBe("password_changed");
+  });
+
+  it("change requires the current password, revokes the other sessions and emails a notice", async () => {
+    const { publishableKey } = await newEnvironment();
+    const email = uniqueEmail();
+    const { client } = await signedUpClient(publishableKey, email, STRONG_PASSWORD);
+    const other = clientApi(publishableKey);
+    await other.post("/auth/login", { email, password: STRONG_PASSWORD });
+    expect((await client.get("/users/me/password")).body).toEqual({ hasPassword: true });
+    const missing = await client.post("/users/me/password", { newPassword: NEW_PASSWORD });
+    expect(missing.status).toBe(401);
+    expect(missing.body.code).toBe("invalid_credentials");
+    expect((await client.post("/users/me/password", { currentPassword: STRONG_PASSWORD, newPassword: "password" })).body.code).toBe("password_too_weak");
+    const before = await emailCount(email);
+    const changed = await client.post("/users/me/password", { currentPassword: STRONG_PASSWORD, newPassword: NEW_PASSWORD });
+    expect(changed.body).toEqual({ hasPassword: true, revokedSessions: 1 });
+    expect((await other.get("/client")).body.authenticated).toBe(false);
+    expect((await client.get("/client")).body.authenticated).toBe(true);
+    await expect.poll(() => emailCount(email)).toBe(before + 1);
+    expect((await latestEmail(email)).template).toBe("password_changed");
+  });
+});
+
+describe("profile and environment", () => {
+  it("GET/PATCH /users/me edits names, locale and unsafe metadata only", async () => {
+    const { publishableKey, api } = await newEnvironment();
+    const { client, session } = await signedUpClient(publishableKey, uniqueEmail(), STRONG_PASSWORD);
+    await api.patch(`/users/${session.user.id}/metadata`, { privateMetadata: { secret: 1 }, publicMetadata: { plan: "pro" } });
+    const me = await client.get("/users/me");
+    expect(me.body.publicMetadata).toEqual({ plan: "pro" });
+    expect(me.body).not.toHaveProperty("privateMetadata");
+    const patched = await client.patch("/users/me", { firstName: "Grace", locale: "da", unsafeMetadata: { a: { b: 1 } } });
+    expect(patched.body).toMatchObject({ firstName: "Grace", locale: "da", unsafeMetadata: { a: { b: 1 } } });
+    expect((await client.patch("/users/me", { unsafeMetadata: { a: { b: null, c: 2 } } })).body.unsafeMetadata).toEqual({ a: { c: 2 } });
+    expect((await client.patch("/users/me", { publicMetadata: { plan: "free" } })).status).toBe(400);
+    expect((await client.patch("/users/me", { unsafeMetadata: { big: "x".repeat(600) } })).body.code).toBe("metadata_too_large");
+  });
+
+  it("GET /environment exposes what an SDK needs and nothing secret", async () => {
+    const { publishableKey, api } = await newEnvironment();
+    await api.patch("/environment", { signUp: { captcha: { enabled: true, provider: "test", testPassToken: "sekrit", siteKey: "site-1" } } });
+    const env = await clientApi(publishableKey).get("/environment");
+    expect(env.status).toBe(200);
+    expect(env.body.signUp.captcha).toEqual({ enabled: true, provider: "test", siteKey: "site-1" });
+    expect(env.body.signUp.fields).toContain("captchaToken");
+    expect(env.text).not.toContain("sekrit");
+  });
+});
+
+describe("password guessing through a session", () => {
+  it("throttles wrong currentPassword attempts with 429", async () => {
+    const { publishableKey } = await newEnvironment();
+    const { client } = await signedUpClient(publishableKey, uniqueEmail(), STRONG_PASSWORD);
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      statuses.push((await client.post("/users/me/password", { currentPassword: `guess-${i}-guess`, newPassword: NEW_PASSWORD })).status);
+    }
+    expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect(statuses.at(-1)).toBe(429);
+  });
+});

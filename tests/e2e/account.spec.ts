@@ -1,0 +1,166 @@
+import { expect, test, type Page } from "@playwright/test";
+import { BASE_URL, checkPage, createUser, latestEmail, linkIn, signInThroughForm, uniqueEmail } from "./support/fixtures";
+
+async function signInToAccount(page: Page, email: string, password: string): Promise<void> {
+  await signInThroughForm(page, email, password);
+  await page.waitForURL(`${BASE_URL}/account`);
+}
+
+test("profile names and language", async ({ page }) => {
+  const user = await createUser("profile");
+  await signInToAccount(page, user.email, user.password);
+  await expect(page.getByLabel("First name")).toHaveValue("Ada");
+  await expect(page.getByLabel("First name")).toHaveAttribute("autocomplete", "given-name");
+  await expect(page.getByLabel("Last name")).toHaveAttribute("autocomplete", "family-name");
+  await checkPage(page, "account");
+
+  await page.getByLabel("First name").fill("Augusta Ada");
+  await page.getByRole("combobox", { name: "Language" }).selectOption("da");
+  await page.getByRole("button", { name: "Save profile" }).click();
+  // The profile's language now decides the page's language (no switcher choice was made).
+  await expect(page.getByRole("heading", { level: 1, name: "Din konto" })).toBeVisible();
+  await expect(page.getByText("Din profil er gemt.")).toBeVisible();
+  await expect(page.getByLabel("Fornavn")).toHaveValue("Augusta Ada");
+  await checkPage(page, "account-da");
+});
+
+test("add a second address, verify it from the emailed link, make it primary, remove the first", async ({ page }) => {
+  const user = await createUser("emails");
+  const second = uniqueEmail("second");
+  await signInToAccount(page, user.email, user.password);
+  const addresses = page.getByRole("form", { name: "Email addresses" });
+
+  await page.getByRole("form", { name: "Add an email address" }).getByLabel("Email address").fill(second);
+  await page.getByRole("button", { name: "Add address" }).click();
+  await expect(page.getByText(`We sent a verification link to ${second}.`)).toBeVisible();
+  const row = addresses.getByTestId("email-address").filter({ hasText: second });
+  await expect(row).toContainText("Not verified");
+  await checkPage(page, "account-email-added");
+
+  const link = linkIn(await latestEmail(second, "email_verification_link"), "/email-addresses/verify");
+  await page.goto(link);
+  await page.goto("/account");
+  await expect(row).toContainText("Verified");
+
+  await row.getByRole("button", { name: "Make primary" }).click();
+  await expect(page.getByText(`${second} is now your primary address.`)).toBeVisible();
+  await expect(row).toContainText("Primary");
+  await checkPage(page, "account-email-promoted");
+
+  const first = addresses.getByTestId("email-address").filter({ hasText: user.email });
+  await first.getByRole("button", { name: "Remove" }).click();
+  await expect(page.getByText("The address was removed.")).toBeVisible();
+  await expect(first).toHaveCount(0);
+});
+
+test("change the password: a wrong current password is refused, then the new one works", async ({ page }) => {
+  const user = await createUser("changepw");
+  await signInToAccount(page, user.email, user.password);
+  const form = page.getByRole("form", { name: "Password" });
+  await form.getByLabel("Current password").fill("not-it-at-all");
+  await form.getByLabel("New password").fill("cobalt-meadow-parsnip-19");
+  await form.getByRole("button", { name: "Change password" }).click();
+  await expect(form.getByText("The current password is wrong.")).toBeVisible();
+  await expect(form.getByLabel("Current password")).toBeFocused();
+  await checkPage(page, "account-password-wrong");
+
+  await form.getByLabel("Current password").fill(user.password);
+  await form.getByLabel("New password").fill("cobalt-meadow-parsnip-19");
+  await form.getByRole("button", { name: "Change password" }).click();
+  await expect(form.getByText(/Your password is changed\./)).toBeVisible();
+
+  await page.getByRole("button", { name: "Sign out of this device" }).click();
+  await signInToAccount(page, user.email, "cobalt-meadow-parsnip-19");
+});
+
+test("sign out another device, then everywhere else; those browsers are signed out", async ({ page, browser }) => {
+  const user = await createUser("sessions");
+  const laptop = await browser.newContext();
+  const phone = await browser.newContext();
+  const laptopPage = await laptop.newPage();
+  const phonePage = await phone.newPage();
+  await signInToAccount(laptopPage, user.email, user.password);
+  await signInToAccount(phonePage, user.email, user.password);
+  await signInToAccount(page, user.email, user.password);
+
+  const sessions = page.getByTestId("session");
+  await expect(sessions).toHaveCount(3);
+  await expect(sessions.filter({ hasText: "This device" })).toHaveCount(1);
+  await checkPage(page, "account-sessions");
+
+  await sessions.filter({ hasNotText: "This device" }).first().getByRole("button", { name: /^Sign out/ }).click();
+  await expect(page.getByText("That device is signed out.")).toBeVisible();
+  await expect(sessions).toHaveCount(2);
+
+  await page.getByRole("button", { name: "Sign out everywhere else" }).click();
+  await expect(page.getByText("Other sessions signed out: 1.")).toBeVisible();
+  await expect(sessions).toHaveCount(1);
+
+  for (const other of [laptopPage, phonePage]) {
+    await other.goto("/account");
+    await expect(other).toHaveURL(/\/sign-in/);
+  }
+  await page.reload();
+  await expect(page.getByRole("heading", { level: 1, name: "Your account" })).toBeVisible();
+  await laptop.close();
+  await phone.close();
+});
+
+test("delete the account: type to confirm, then the emailed link", async ({ page }) => {
+  const user = await createUser("delete");
+  await signInToAccount(page, user.email, user.password);
+  const form = page.getByRole("form", { name: "Delete account" });
+  await form.getByLabel(`Type ${user.email} to confirm`).fill("someone-else@e2e.test");
+  await form.getByRole("button", { name: "Email me a deletion link" }).click();
+  await expect(form.getByText("Type your email address exactly as shown.")).toBeVisible();
+
+  await form.getByLabel(`Type ${user.email} to confirm`).fill(user.email);
+  await form.getByRole("button", { name: "Email me a deletion link" }).click();
+  await expect(form.getByText(`We sent a link to ${user.email}.`)).toBeVisible();
+  await checkPage(page, "account-delete-requested");
+
+  const link = linkIn(await latestEmail(user.email, "account_deletion_link"), "/account/delete");
+  await page.goto(link);
+  await expect(page.getByRole("heading", { level: 1, name: "Delete your account?" })).toBeVisible();
+  await checkPage(page, "account-delete-confirm");
+  await page.getByRole("button", { name: "Delete my account" }).click();
+  await expect(page.getByText("Your account has been deleted.")).toBeVisible();
+  await checkPage(page, "account-deleted");
+
+  await page.goto("/account");
+  await expect(page).toHaveURL(/\/sign-in/);
+  await signInThroughForm(page, user.email, user.password);
+  await expect(page.getByText("The email or password is wrong.")).toBeVisible();
+});
+
+test("request a copy of my data: the emailed link downloads it once", async ({ page }) => {
+  const user = await createUser("export");
+  await signInToAccount(page, user.email, user.password);
+  const form = page.getByRole("form", { name: "Your data" });
+  await form.getByRole("button", { name: "Request my data" }).click();
+  await expect(form.getByText("We are preparing your data.")).toBeVisible();
+  await expect(page.getByTestId("data-request")).toHaveCount(1);
+
+  const link = linkIn(await latestEmail(user.email, "data_export_ready"), "/data-requests/");
+  const download = await page.request.get(link);
+  expect(download.ok()).toBe(true);
+  expect(await download.text()).toContain(user.email);
+  await page.reload();
+  await expect(page.getByTestId("data-request")).toContainText("Downloaded");
+  await checkPage(page, "account-data-export");
+});
+
+test("confirm the password before a sensitive change", async ({ page }) => {
+  const user = await createUser("reverify");
+  await signInToAccount(page, user.email, user.password);
+  // Where a sensitive action sends someone whose sign-in is no longer recent.
+  await page.goto("/account?reverify=1#reverify");
+  const form = page.getByRole("form", { name: "Confirm it's you" });
+  await form.getByLabel("Password").fill("wrong-password");
+  await form.getByRole("button", { name: "Confirm" }).click();
+  await expect(form.getByText("The password is wrong.")).toBeVisible();
+  await checkPage(page, "account-reverify");
+  await form.getByLabel("Password").fill(user.password);
+  await form.getByRole("button", { name: "Confirm" }).click();
+  await expect(page.getByText("Thank you. You can make the change now.")).toBeVisible();
+});

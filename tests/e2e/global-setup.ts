@@ -1,0 +1,36 @@
+import fs from "node:fs";
+import { withAdmin } from "../helpers/test-database";
+import { e2eRun, type E2eEnvironments } from "./support/run-settings";
+import { serverApi } from "./support/server-api";
+
+/**
+ * After the server is up (Playwright starts the webServer first): configure the
+ * test environments through the Server API, as an operator would. Rate limits go
+ * off so the suite is not throttled; the branded environment gets its look and an
+ * allowed origin on this same server (127.0.0.1 instead of localhost) to redirect to.
+ */
+export default async function globalSetup() {
+  const run = e2eRun();
+  const environments = JSON.parse(fs.readFileSync(run.environmentsFile, "utf8")) as E2eEnvironments;
+  const main = serverApi(environments.main.secretKey);
+  const branded = serverApi(environments.branded.secretKey);
+  const sameServerOrigin = `http://127.0.0.1:${run.port}`;
+
+  await main.patch("/environment", { rateLimits: { enabled: false } });
+  await main.put("/allowed-origins", { origins: [sameServerOrigin] });
+  await branded.patch("/environment", {
+    rateLimits: { enabled: false },
+    branding: { applicationName: "Northwind Travel", accentColor: "#0f766e" },
+    legal: { termsUrl: "https://northwind.example/terms", privacyUrl: "https://northwind.example/privacy" },
+  });
+  await branded.put("/allowed-origins", { origins: [sameServerOrigin] });
+
+  return async () => {
+    // The server is stopped after this; FORCE closes its connections to the run's database.
+    if (run.adminUrl && run.databaseName) {
+      const name = run.databaseName;
+      await withAdmin(run.adminUrl, (sql) => sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    }
+    fs.rmSync(run.runDir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * Runs before `npm start` in Playwright's webServer command: creates this run's
+ * database (a fresh Postgres database, or PGlite in the run folder), migrates it
+ * and creates the test environments through the lib, so the server's first start
+ * finds them (and seeds no development environment of its own).
+ */
+import { and, eq } from "drizzle-orm";
+import fs from "node:fs";
+import { openDatabase } from "@/db/client";
+import { migrateDatabase } from "@/db/migrate";
+import { emailAddresses, users } from "@/db/schema";
+import { SYSTEM_ACTOR } from "@/lib/audit/record-event";
+import { findEnvironment } from "@/lib/environments/context";
+import { createEnvironment } from "@/lib/environments/create-environment";
+import { createUser } from "@/lib/users/create-user";
+import { withAdmin } from "../../helpers/test-database";
+import { e2eRun, type E2eEnvironments } from "./run-settings";
+
+const run = e2eRun();
+fs.mkdirSync(run.runDir, { recursive: true });
+process.env.DATA_DIR = run.runDir;
+process.env.GATEHOUSE_SECRET = run.secret;
+
+if (run.adminUrl && run.databaseName) {
+  const name = run.databaseName;
+  await withAdmin(run.adminUrl, (sql) => sql.unsafe(`CREATE DATABASE ${name}`));
+}
+const handle = openDatabase({ url: run.databaseUrl ?? "", poolSize: 1 });
+try {
+  await migrateDatabase(handle);
+  const main = await createEnvironment(handle.db, { name: "Acme Notes", frontendHost: `localhost:${run.port}` });
+  const branded = await createEnvironment(handle.db, { name: "Northwind Travel" });
+
+  const environment = await findEnvironment(handle.db, main.environmentId);
+  if (!environment) throw new Error("the main e2e environment vanished");
+  const unverifiedUser = { email: "unverified@e2e.test", password: "unverified-password-42" };
+  const user = await createUser(handle.db, environment, { ...unverifiedUser, firstName: "Una" }, SYSTEM_ACTOR);
+  // The Server API trusts the addresses it is given; undo that to stand in for an address that was never proven.
+  await handle.db.update(users).set({ emailVerifiedAt: null }).where(eq(users.id, user.id));
+  await handle.db
+    .update(emailAddresses)
+    .set({ verifiedAt: null })
+    .where(and(eq(emailAddresses.userId, user.id), eq(emailAddresses.email, unverifiedUser.email)));
+
+  const environments: E2eEnvironments = { main, branded, unverifiedUser };
+  fs.writeFileSync(run.environmentsFile, JSON.stringify(environments, null, 2));
+  console.log(`e2e: prepared ${run.databaseName ? `Postgres database ${run.databaseName}` : `PGlite in ${run.runDir}`}`);
+} finally {
+  await handle.close();
+}

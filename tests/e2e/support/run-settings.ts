@@ -1,0 +1,53 @@
+import { randomBytes } from "node:crypto";
+import os from "node:os";
+import path from "node:path";
+import { adminDatabaseUrl, withDatabaseName } from "../../helpers/test-database";
+
+/**
+ * One e2e run's settings, fixed by the first process that asks (the Playwright
+ * runner, loading its config) and handed to the server command, the global setup
+ * and the workers through environment variables, which they all inherit.
+ */
+export interface E2eRun {
+  port: number;
+  baseUrl: string;
+  /** DATA_DIR of the server: PGlite files (when no Postgres), and the environments file. */
+  runDir: string;
+  /** Postgres server the run's database is created on; null means PGlite. */
+  adminUrl: string | null;
+  databaseName: string | null;
+  databaseUrl: string | null;
+  secret: string;
+  environmentsFile: string;
+}
+
+export function e2eRun(): E2eRun {
+  const env = process.env;
+  env.GH_E2E_RUN ??= `${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
+  env.GH_E2E_SECRET ??= randomBytes(48).toString("base64");
+  const id = env.GH_E2E_RUN;
+  const port = Number(env.E2E_PORT ?? 3311);
+  const runDir = path.join(os.tmpdir(), `gh-e2e-${id}`);
+  const adminUrl = adminDatabaseUrl() ?? null;
+  const databaseName = adminUrl ? `gh_e2e_${id}` : null;
+  return {
+    port,
+    baseUrl: `http://localhost:${port}`,
+    runDir,
+    adminUrl,
+    databaseName,
+    databaseUrl: adminUrl && databaseName ? withDatabaseName(adminUrl, databaseName) : null,
+    secret: env.GH_E2E_SECRET,
+    environmentsFile: path.join(runDir, "e2e-environments.json"),
+  };
+}
+
+/** The environments prepare-server.ts creates; the tests read them back from the run folder. */
+export interface E2eEnvironments {
+  /** Served on localhost:PORT (tenancy by Host), rate limits off, no consent. */
+  main: { environmentId: string; publishableKey: string; secretKey: string };
+  /** Reached with ?pk= (tenancy by key), branded, consent switched on by the sign-up test. */
+  branded: { environmentId: string; publishableKey: string; secretKey: string };
+  /** A user of `main` whose primary address is not verified, for the email-verification gate. */
+  unverifiedUser: { email: string; password: string };
+}

@@ -1,0 +1,110 @@
+import { expect } from "vitest";
+import { resolveRoute } from "./route-table";
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface CallOptions {
+  body?: unknown;
+  /** Sent as-is, for malformed or oversized bodies. */
+  rawBody?: string | Uint8Array;
+  headers?: Record<string, string>;
+}
+
+/** Sends one HTTP-shaped request through the route handler that serves `path`. */
+export async function call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
+  const url = new URL(path, "http://localhost:3000");
+  const headers = new Headers(options.headers);
+  let body: BodyInit | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody as BodyInit;
+  else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    if (!headers.has("content-type")) headers.set("content-type", "application/json");
+  }
+  const route = await resolveRoute(method, url.pathname);
+  if (!route) throw new Error(`no route handler for ${method} ${url.pathname}`);
+  const request = new Request(url, { method, headers, body });
+  const response = await route.handler(request, { params: Promise.resolve(route.params) });
+  const text = await response.text();
+  const contentType = response.headers.get("content-type") ?? "";
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: (contentType.includes("json") && text ? JSON.parse(text) : text) as T,
+    text,
+  };
+}
+
+/** A Server API client bound to one secret key. */
+export function serverApi(secretKey: string) {
+  const auth = { authorization: `Bearer ${secretKey}` };
+  const send = <T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+    call<T>(method, `/api/server/v1${path}`, { body, headers: { ...auth, ...headers } });
+  return {
+    get: <T = any>(path: string) => send<T>("GET", path),
+    post: <T = any>(path: string, body?: unknown) => send<T>("POST", path, body),
+    patch: <T = any>(path: string, body?: unknown) => send<T>("PATCH", path, body),
+    put: <T = any>(path: string, body?: unknown) => send<T>("PUT", path, body),
+    delete: <T = any>(path: string) => send<T>("DELETE", path),
+    raw: (method: string, path: string, options: CallOptions = {}) =>
+      call(method, `/api/server/v1${path}`, { ...options, headers: { ...auth, ...options.headers } }),
+  };
+}
+
+export type ServerApi = ReturnType<typeof serverApi>;
+
+/**
+ * Asserts a CONTRACT §4 error: the status, problem+json, the machine code in both
+ * places, and a detail a person can read.
+ */
+export function expectProblem(res: ApiResponse, status: number, code: string): void {
+  expect(res.status, `${res.status} ${res.text}`).toBe(status);
+  expect(res.headers.get("content-type")).toBe("application/problem+json");
+  expect(res.body.status).toBe(status);
+  expect(res.body.code).toBe(code);
+  expect(res.body.properties?.code).toBe(code);
+  expect(res.body.type).toBe(`https://gatehouse.dev/errors/${code}`);
+  expect(typeof res.body.title).toBe("string");
+  expect(typeof res.body.detail).toBe("string");
+  expect(res.body.detail.length).toBeGreaterThan(0);
+}
+
+/** The field names listed in a problem's `properties.errors`. */
+export function problemFields(res: ApiResponse): string[] {
+  return ((res.body.properties?.errors ?? []) as { field: string }[]).map((error) => error.field);
+}
+
+export interface OperationCase {
+  name: string;
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  path: (ids: { userId: string; sessionId: string }) => string;
+  body?: unknown;
+}
+
+/** Every Server API operation on one user (or one of its sessions): each must refuse foreign, unknown and malformed ids. */
+export const USER_OPERATIONS: OperationCase[] = [
+  { name: "get user", method: "GET", path: ({ userId }) => `/users/${userId}` },
+  { name: "update user", method: "PATCH", path: ({ userId }) => `/users/${userId}`, body: { firstName: "Mallory" } },
+  { name: "delete user", method: "DELETE", path: ({ userId }) => `/users/${userId}` },
+  { name: "update metadata", method: "PATCH", path: ({ userId }) => `/users/${userId}/metadata`, body: { publicMetadata: { owned: true } } },
+  { name: "ban user", method: "POST", path: ({ userId }) => `/users/${userId}/ban` },
+  { name: "unban user", method: "POST", path: ({ userId }) => `/users/${userId}/unban` },
+  { name: "list sessions", method: "GET", path: ({ userId }) => `/users/${userId}/sessions` },
+  { name: "revoke all sessions", method: "DELETE", path: ({ userId }) => `/users/${userId}/sessions` },
+  { name: "revoke one session", method: "DELETE", path: ({ userId, sessionId }) => `/users/${userId}/sessions/${sessionId}` },
+];
+
+/** Every Server API operation, for the checks that do not depend on a user. */
+export const ALL_SERVER_OPERATIONS: OperationCase[] = [
+  { name: "create user", method: "POST", path: () => "/users", body: {} },
+  { name: "search users", method: "POST", path: () => "/users/search", body: {} },
+  ...USER_OPERATIONS,
+  { name: "get allowed origins", method: "GET", path: () => "/allowed-origins" },
+  { name: "replace allowed origins", method: "PUT", path: () => "/allowed-origins", body: { origins: [] } },
+  { name: "get environment settings", method: "GET", path: () => "/environment" },
+  { name: "update environment settings", method: "PATCH", path: () => "/environment", body: {} },
+];

@@ -1,0 +1,51 @@
+import { spawnSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+
+/** Runs the CLI exactly as the README says, against this test file's own database. */
+function cli(...args: string[]) {
+  return spawnSync("npm", ["run", "cli", "--", ...args], { encoding: "utf8", timeout: 60_000, env: process.env });
+}
+
+describe("npm run cli", () => {
+  it("env create --json prints exactly one JSON line with the new keys", () => {
+    const result = cli("env", "create", "--name", "Shop", "--host", "shop.example.test", "--json");
+    expect(result.status).toBe(0);
+    const lines = result.stdout.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    const created = JSON.parse(lines[0] ?? "");
+    expect(Object.keys(created).sort()).toEqual(["applicationId", "environmentId", "frontendHost", "publishableKey", "secretKey"]);
+    expect(created.publishableKey).toMatch(/^pk_test_/);
+    expect(created.secretKey).toMatch(/^sk_test_/);
+    expect(created.frontendHost).toBe("shop.example.test");
+
+    const listed = JSON.parse(cli("env", "list", "--json").stdout);
+    expect(listed.map((e: { environmentId: string }) => e.environmentId)).toContain(created.environmentId);
+
+    const key = JSON.parse(cli("keys", "create-secret", created.environmentId, "--json").stdout);
+    expect(key.secretKey).toMatch(/^sk_test_/);
+    expect(key.secretKey).not.toBe(created.secretKey);
+
+    const rotated = cli("keys", "rotate-signing", created.environmentId, "--json");
+    expect(rotated.status).toBe(0);
+    expect(JSON.parse(rotated.stdout).kid).toMatch(/^key_/);
+
+    const revoked = cli("keys", "revoke", key.id);
+    expect(revoked.status).toBe(0);
+    const keys = JSON.parse(cli("keys", "list", created.environmentId, "--json").stdout);
+    expect(keys.find((k: { id: string }) => k.id === key.id).revokedAt).not.toBeNull();
+    expect(JSON.stringify(keys)).not.toContain(key.secretKey);
+  });
+
+  it("explains a wrong command and exits 2", () => {
+    const result = cli("env", "explode");
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('unknown command "env explode"');
+    expect(result.stderr).toContain("Usage: npm run cli");
+  });
+
+  it("refuses a bad host with a clear message", () => {
+    const result = cli("env", "create", "--name", "X", "--host", "not a host/");
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/host/);
+  });
+});

@@ -1,0 +1,45 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { productionStartProblem } from "@/lib/config/production-checks";
+
+const GOOD_SECRET = "k3Jq9vX2mP8wR5tY7uI0oL4aS6dF1gH3jK5lZ8xC0vB2nM4q";
+
+describe("productionStartProblem", () => {
+  const savedMode = process.env.GATEHOUSE_MODE;
+  afterEach(() => {
+    if (savedMode === undefined) delete process.env.GATEHOUSE_MODE;
+    else process.env.GATEHOUSE_MODE = savedMode;
+  });
+
+  function inProduction() {
+    process.env.GATEHOUSE_MODE = "production";
+  }
+
+  it("lets development start without any configuration", () => {
+    process.env.GATEHOUSE_MODE = "development";
+    expect(productionStartProblem({})).toBeNull();
+  });
+
+  it.each([
+    [{ PUBLIC_URL: "https://auth.example.com" }, /not set/],
+    [{ GATEHOUSE_SECRET: "short", PUBLIC_URL: "https://auth.example.com" }, /at least 32/],
+    [{ GATEHOUSE_SECRET: "replace-me-with-32-random-bytes-of-base64", PUBLIC_URL: "https://auth.example.com" }, /example value/],
+  ])("refuses a missing, short or example secret (%o)", (env, reason) => {
+    inProduction();
+    expect(productionStartProblem(env)).toMatch(reason);
+  });
+
+  it("refuses a PUBLIC_URL that is not https", () => {
+    inProduction();
+    expect(productionStartProblem({ GATEHOUSE_SECRET: GOOD_SECRET, PUBLIC_URL: "http://auth.example.com" })).toMatch(/https/);
+  });
+
+  it("refuses a missing PUBLIC_URL", () => {
+    inProduction();
+    expect(productionStartProblem({ GATEHOUSE_SECRET: GOOD_SECRET })).toMatch(/PUBLIC_URL/);
+  });
+
+  it("starts with a strong secret and an https PUBLIC_URL", () => {
+    inProduction();
+    expect(productionStartProblem({ GATEHOUSE_SECRET: GOOD_SECRET, PUBLIC_URL: "https://auth.example.com" })).toBeNull();
+  });
+});
