@@ -77,6 +77,9 @@ export function linkIn(message: MailboxMessage, pathPart: string): string {
  * that must find no serious or critical violation.
  */
 export async function checkPage(page: Page, name: string, options: { axe?: boolean } = {}): Promise<void> {
+  // Next streams metadata and re-renders the page after a server action sets cookies, so the <title>
+  // can be briefly absent; every page must end up with one, and the scan waits for it.
+  await expect(page).toHaveTitle(/\S/);
   await page.screenshot({ path: path.join("test-results", `${name}.png`), fullPage: true });
   // axe runs as a script in the page, which a context without JavaScript cannot do; those pages are scanned with it elsewhere.
   if (options.axe === false) return;
