@@ -6,7 +6,6 @@ import { recordEvent, type Actor } from "../audit/record-event";
 import type { EnvironmentContext } from "../environments/context";
 import { logUnexpectedError } from "../http/log";
 import type { ActiveSession } from "../sessions/resolve-session";
-import { assertRecentlyVerified } from "../sessions/reverification";
 import { passwordInputSchema } from "../users/schemas";
 import { hashPassword, verifyPassword } from "./password-hasher";
 import { assertPasswordAllowed } from "./password-policy";
@@ -32,7 +31,8 @@ export function passwordStatus(current: ActiveSession) {
 }
 
 /**
- * Changes (or first sets) the caller's password. The current password is required
+ * Changes (or first sets) the caller's password. The operation is sensitive (the
+ * route checks for a recent sign-in); the current password is required as well
  * when one exists; every other session is revoked; the owner gets an email notice.
  */
 export async function changePassword(
@@ -43,8 +43,6 @@ export async function changePassword(
   actor: Actor,
 ) {
   const { user } = current;
-  // Setting a first password has no old one to prove, so it needs a recent sign-in instead.
-  if (!user.passwordHash) assertRecentlyVerified(environment, current);
   if (user.passwordHash) {
     if (!input.currentPassword || !(await verifyPassword(user.passwordHash, input.currentPassword).catch(() => false))) {
       throw invalidCredentials();

@@ -52,9 +52,10 @@ export const changePasswordOperation = defineOperation({
   method: "post",
   path: "/_svc/users/me/password",
   summary: "Change or set the password",
-  description: "`currentPassword` is required when a password exists. Other sessions are revoked and the owner is emailed.",
+  description:
+    "Needs a recent sign-in (403 reverification_required otherwise), and `currentPassword` as well when a password exists. Other sessions are revoked and the owner is emailed.",
   tags: ["Client: passwords"],
-  auth: "session",
+  auth: "sensitiveSession",
   body: changePasswordBody,
   response: { status: 200, description: "Password status after the change.", schema: passwordStatusSchema },
   errors: [...SESSION_ERRORS, "invalid_request", "invalid_credentials", "password_too_weak", "rate_limited", "reverification_required"],

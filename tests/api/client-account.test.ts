@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { call } from "../helpers/api";
-import { clientApi, codeIn, emailCount, latestEmail, signedUpClient } from "../helpers/client";
+import { ageSignIn, clientApi, codeIn, emailCount, latestEmail, signedUpClient } from "../helpers/client";
 import { newEnvironment, STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
 
 const NEW_PASSWORD = "a different long passphrase";
@@ -139,6 +139,23 @@ describe("passwords", () => {
     expect((await client.get("/client")).body.authenticated).toBe(true);
     await expect.poll(() => emailCount(email)).toBe(before + 1);
     expect((await latestEmail(email)).template).toBe("password_changed");
+  });
+
+  it("change needs a recent sign-in even with the current password: 403 reverification_required, then /auth/reverify opens the window", async () => {
+    const { publishableKey } = await newEnvironment();
+    const email = uniqueEmail();
+    const { client, session } = await signedUpClient(publishableKey, email, STRONG_PASSWORD);
+    await ageSignIn(session.session.id);
+    const refused = await client.post("/users/me/password", { currentPassword: STRONG_PASSWORD, newPassword: NEW_PASSWORD });
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe("reverification_required");
+    // Nothing changed: the old password still signs in.
+    expect((await clientApi(publishableKey).post("/auth/login", { email, password: STRONG_PASSWORD })).status).toBe(200);
+
+    expect((await client.post("/auth/reverify", { password: STRONG_PASSWORD })).status).toBe(200);
+    const changed = await client.post("/users/me/password", { currentPassword: STRONG_PASSWORD, newPassword: NEW_PASSWORD });
+    expect(changed.status).toBe(200);
+    expect(changed.body.hasPassword).toBe(true);
   });
 });
 

@@ -1,9 +1,6 @@
-import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/db/client";
-import { sessions } from "@/db/schema";
 import { call } from "../helpers/api";
-import { clientApi, latestEmail, signedUpClient } from "../helpers/client";
+import { ageSignIn, clientApi, latestEmail, signedUpClient } from "../helpers/client";
 import { newEnvironment, STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
 
 function linkIn(text: string, pattern: RegExp): URL {
@@ -15,11 +12,6 @@ function linkIn(text: string, pattern: RegExp): URL {
 async function openVerificationLink(to: string) {
   const url = linkIn((await latestEmail(to)).text, /https?:\/\/\S+\/_svc\/users\/me\/email-addresses\/verify\?token=\S+/);
   return call("GET", `${url.pathname}${url.search}`, { headers: { host: url.host } });
-}
-
-/** Ages the session's last password proof, as if the user signed in long ago. */
-async function ageSession(sessionId: string) {
-  await getDb().update(sessions).set({ lastVerifiedAt: new Date(Date.now() - 3600_000) }).where(eq(sessions.id, sessionId));
 }
 
 describe("email addresses", () => {
@@ -70,7 +62,7 @@ describe("email addresses", () => {
     const first = uniqueEmail();
     const { client, session } = await signedUpClient(publishableKey, first, STRONG_PASSWORD);
     const added = await client.post("/users/me/email-addresses", { email: uniqueEmail() });
-    await ageSession(session.session.id);
+    await ageSignIn(session.session.id);
     const refused = await client.delete(`/users/me/email-addresses/${added.body.id}`);
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe("reverification_required");
@@ -113,7 +105,7 @@ describe("account deletion", () => {
     const { publishableKey } = await newEnvironment();
     const email = uniqueEmail();
     const { client, session } = await signedUpClient(publishableKey, email, STRONG_PASSWORD);
-    await ageSession(session.session.id);
+    await ageSignIn(session.session.id);
     const res = await client.post("/users/me/delete/request", { confirmation: email });
     expect(res.status).toBe(403);
     expect(res.body.code).toBe("reverification_required");

@@ -1,5 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
+import { ageSignIn } from "./support/database";
 import { BASE_URL, checkPage, createUser, latestEmail, linkIn, signInThroughForm, uniqueEmail } from "./support/fixtures";
+import { e2eRun } from "./support/run-settings";
 
 async function signInToAccount(page: Page, email: string, password: string): Promise<void> {
   await signInThroughForm(page, email, password);
@@ -148,6 +150,28 @@ test("request a copy of my data: the emailed link downloads it once", async ({ p
   await page.reload();
   await expect(page.getByTestId("data-request")).toContainText("Downloaded");
   await checkPage(page, "account-data-export");
+});
+
+test("a sensitive change after the recent-sign-in window sends the user to confirm the password, then goes through", async ({ page }) => {
+  test.skip(!e2eRun().databaseUrl, "ages the session in the database, which the server holds open under PGlite");
+  const user = await createUser("stale");
+  await signInToAccount(page, user.email, user.password);
+  await ageSignIn(user.id, 3600);
+
+  const passwordForm = page.getByRole("form", { name: "Password" });
+  await passwordForm.getByLabel("Current password").fill(user.password);
+  await passwordForm.getByLabel("New password").fill("juniper-quarry-saffron-64");
+  await passwordForm.getByRole("button", { name: "Change password" }).click();
+  await expect(page).toHaveURL(/\/account\?(.*&)?reverify=1/);
+  const confirm = page.getByRole("form", { name: "Confirm it's you" });
+  await confirm.getByLabel("Password").fill(user.password);
+  await confirm.getByRole("button", { name: "Confirm" }).click();
+  await expect(page.getByText("Thank you. You can make the change now.")).toBeVisible();
+
+  await passwordForm.getByLabel("Current password").fill(user.password);
+  await passwordForm.getByLabel("New password").fill("juniper-quarry-saffron-64");
+  await passwordForm.getByRole("button", { name: "Change password" }).click();
+  await expect(passwordForm.getByText(/Your password is changed\./)).toBeVisible();
 });
 
 test("confirm the password before a sensitive change", async ({ page }) => {

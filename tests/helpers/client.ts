@@ -1,3 +1,6 @@
+import { eq } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { sessions } from "@/db/schema";
 import { call, type ApiResponse } from "./api";
 
 /**
@@ -61,4 +64,9 @@ export async function signedUpClient(publishableKey: string, email: string, pass
   const verified = await client.post("/auth/signup/verify", { token: started.body.token, code });
   if (verified.status !== 200) throw new Error(`verify failed: ${verified.text}`);
   return { client, session: verified.body };
+}
+
+/** Ages the session's last password proof, as if the user signed in an hour ago. */
+export async function ageSignIn(sessionId: string): Promise<void> {
+  await getDb().update(sessions).set({ lastVerifiedAt: new Date(Date.now() - 3600_000) }).where(eq(sessions.id, sessionId));
 }
