@@ -4,6 +4,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -181,8 +182,19 @@ export const sessions = pgTable(
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
     userAgent: text("user_agent"),
     ipAddress: text("ip_address"),
-    /** When the user last proved their password in this session (sign-in or reverification). */
+    /**
+     * The latest proof of identity in this session: authenticatedAt, then each
+     * reverification. Kept as one column so the sensitive-operation check reads one value.
+     */
     lastVerifiedAt: timestamp("last_verified_at", { withTimezone: true }).notNull().defaultNow(),
+    /** How the session was proven (RFC 8176 method names: pwd, otp, recovery, webauthn, oauth, ticket, impersonation). */
+    amr: text("amr").array().notNull().default(sql`'{}'::text[]`),
+    /** Authentication assurance level: 1 for one factor, 2 for two (NIST SP 800-63B). */
+    aal: smallint("aal").notNull().default(1),
+    /** When the session was opened by a sign-in. */
+    authenticatedAt: timestamp("authenticated_at", { withTimezone: true }).notNull().defaultNow(),
+    /** The last reverification inside the session, if any. */
+    reverifiedAt: timestamp("reverified_at", { withTimezone: true }),
   },
   (t) => [
     uniqueIndex("sessions_token_hash_idx").on(t.tokenHash),

@@ -15,6 +15,7 @@ export const ERRORS = {
   environment_mismatch: { status: 403, title: "Environment mismatch" },
   origin_not_allowed: { status: 403, title: "Origin not allowed" },
   reverification_required: { status: 403, title: "Reverification required" },
+  session_pending: { status: 403, title: "Session pending" },
   resource_not_found: { status: 404, title: "Resource not found" },
   method_not_allowed: { status: 405, title: "Method not allowed" },
   identifier_exists: { status: 409, title: "Identifier already exists" },
@@ -31,7 +32,13 @@ export type ErrorCode = keyof typeof ERRORS;
 export interface FieldError {
   field: string;
   code: string;
+  /** English, for developers reading the problem body. */
   message: string;
+  /**
+   * The facts behind the message (e.g. `{reason: "too_short", min: 8}`), so a form
+   * can word it in the reader's language without parsing the English.
+   */
+  params?: Record<string, string | number>;
 }
 
 export class AppError extends Error {
@@ -39,11 +46,13 @@ export class AppError extends Error {
   readonly status: number;
   readonly fieldErrors?: FieldError[];
   readonly headers?: Record<string, string>;
+  /** Machine-readable facts for clients, rendered into problem+json `properties` (e.g. `currentGate`). */
+  readonly properties?: Record<string, unknown>;
 
   constructor(
     code: ErrorCode,
     detail: string,
-    extra: { fieldErrors?: FieldError[]; headers?: Record<string, string> } = {},
+    extra: { fieldErrors?: FieldError[]; headers?: Record<string, string>; properties?: Record<string, unknown> } = {},
   ) {
     super(detail);
     this.name = "AppError";
@@ -51,6 +60,7 @@ export class AppError extends Error {
     this.status = ERRORS[code].status;
     this.fieldErrors = extra.fieldErrors;
     this.headers = extra.headers;
+    this.properties = extra.properties;
   }
 }
 

@@ -1,6 +1,6 @@
 import { acceptTermsAction } from "@/lib/hosted/actions/gates";
 import type { Messages } from "@/lib/hosted/i18n/messages";
-import { tenantFields, type Tenant } from "@/lib/hosted/tenant";
+import { hostedFlowFields, type HostedFlow } from "@/lib/hosted/hosted-flow";
 import { ActionForm } from "@/components/ui/action-form";
 import { Checkbox } from "@/components/ui/checkbox";
 import { FormStatus } from "@/components/ui/form-status";
@@ -9,14 +9,14 @@ import { LegalDocumentLinks } from "./legal-document-links";
 
 interface ConsentFormProps {
   t: Messages;
-  tenant: Tenant;
+  flow: HostedFlow;
   termsUrl: string | null;
   privacyUrl: string | null;
 }
 
-export function ConsentForm({ t, tenant, termsUrl, privacyUrl }: ConsentFormProps) {
+export function ConsentForm({ t, flow, termsUrl, privacyUrl }: ConsentFormProps) {
   return (
-    <ActionForm action={acceptTermsAction} hidden={tenantFields(tenant)}>
+    <ActionForm action={acceptTermsAction} hidden={hostedFlowFields(flow)}>
       <LegalDocumentLinks t={t} termsUrl={termsUrl} privacyUrl={privacyUrl} />
       <Checkbox name="accept" label={t.consent.checkbox} required />
       <FormStatus />

@@ -1,6 +1,6 @@
 import { forgotPasswordAction, resetPasswordAction } from "@/lib/hosted/actions/password-reset";
 import type { Messages } from "@/lib/hosted/i18n/messages";
-import { hostedHref, tenantFields, type Tenant } from "@/lib/hosted/tenant";
+import { hostedHref, hostedFlowFields, type HostedFlow } from "@/lib/hosted/hosted-flow";
 import { ActionForm } from "@/components/ui/action-form";
 import { FormStatus } from "@/components/ui/form-status";
 import { SubmitButton } from "@/components/ui/submit-button";
@@ -9,17 +9,17 @@ import { NewPasswordField } from "./new-password-field";
 import { TextLink } from "@/components/ui/text-link";
 import { AuthLinks } from "./auth-links";
 
-export function ForgotPasswordForm({ t, tenant }: { t: Messages; tenant: Tenant }) {
+export function ForgotPasswordForm({ t, flow }: { t: Messages; flow: HostedFlow }) {
   return (
     <>
-      <ActionForm action={forgotPasswordAction} hidden={tenantFields(tenant)}>
+      <ActionForm action={forgotPasswordAction} hidden={hostedFlowFields(flow)}>
         <TextField name="email" type="email" label={t.fields.email} autoComplete="email" spellCheck={false} autoCapitalize="none" required />
         <FormStatus />
         <SubmitButton block>{t.forgot.submit}</SubmitButton>
       </ActionForm>
       <AuthLinks>
         <p>
-          <TextLink href={hostedHref("/sign-in", tenant)}>{t.forgot.back}</TextLink>
+          <TextLink href={hostedHref("/sign-in", flow)}>{t.forgot.back}</TextLink>
         </p>
       </AuthLinks>
     </>
@@ -28,16 +28,16 @@ export function ForgotPasswordForm({ t, tenant }: { t: Messages; tenant: Tenant 
 
 interface ResetPasswordFormProps {
   t: Messages;
-  tenant: Tenant;
+  flow: HostedFlow;
   email: string | null;
   minLength: number;
 }
 
 /** Email (prefilled from the previous step), the emailed code and the new password, which password managers offer to save. */
-export function ResetPasswordForm({ t, tenant, email, minLength }: ResetPasswordFormProps) {
+export function ResetPasswordForm({ t, flow, email, minLength }: ResetPasswordFormProps) {
   return (
     <>
-      <ActionForm action={resetPasswordAction} hidden={tenantFields(tenant)}>
+      <ActionForm action={resetPasswordAction} hidden={hostedFlowFields(flow)}>
         <TextField
           name="email"
           type="email"
@@ -55,10 +55,10 @@ export function ResetPasswordForm({ t, tenant, email, minLength }: ResetPassword
       </ActionForm>
       <AuthLinks>
         <p>
-          <TextLink href={hostedHref("/forgot-password", tenant)}>{t.reset.newCode}</TextLink>
+          <TextLink href={hostedHref("/forgot-password", flow)}>{t.reset.newCode}</TextLink>
         </p>
         <p>
-          <TextLink href={hostedHref("/sign-in", tenant)}>{t.forgot.back}</TextLink>
+          <TextLink href={hostedHref("/sign-in", flow)}>{t.forgot.back}</TextLink>
         </p>
       </AuthLinks>
     </>

@@ -1,6 +1,6 @@
 import { signInAction } from "@/lib/hosted/actions/sign-in";
 import type { Messages } from "@/lib/hosted/i18n/messages";
-import { hostedHref, tenantFields, type Tenant } from "@/lib/hosted/tenant";
+import { hostedHref, hostedFlowFields, type HostedFlow } from "@/lib/hosted/hosted-flow";
 import { ActionForm } from "@/components/ui/action-form";
 import { FormStatus } from "@/components/ui/form-status";
 import { SubmitButton } from "@/components/ui/submit-button";
@@ -8,10 +8,10 @@ import { TextField } from "@/components/ui/text-field";
 import { TextLink } from "@/components/ui/text-link";
 import { AuthLinks } from "./auth-links";
 
-export function SignInForm({ t, tenant }: { t: Messages; tenant: Tenant }) {
+export function SignInForm({ t, flow }: { t: Messages; flow: HostedFlow }) {
   return (
     <>
-      <ActionForm action={signInAction} hidden={tenantFields(tenant)}>
+      <ActionForm action={signInAction} hidden={hostedFlowFields(flow)}>
         <TextField name="email" type="email" label={t.fields.email} autoComplete="email" spellCheck={false} autoCapitalize="none" required />
         <TextField name="password" type="password" label={t.fields.password} autoComplete="current-password" required />
         <FormStatus />
@@ -19,10 +19,10 @@ export function SignInForm({ t, tenant }: { t: Messages; tenant: Tenant }) {
       </ActionForm>
       <AuthLinks>
         <p>
-          <TextLink href={hostedHref("/forgot-password", tenant)}>{t.signIn.forgot}</TextLink>
+          <TextLink href={hostedHref("/forgot-password", flow)}>{t.signIn.forgot}</TextLink>
         </p>
         <p>
-          {t.signIn.noAccount} <TextLink href={hostedHref("/sign-up", tenant)}>{t.signIn.createAccount}</TextLink>
+          {t.signIn.noAccount} <TextLink href={hostedHref("/sign-up", flow)}>{t.signIn.createAccount}</TextLink>
         </p>
       </AuthLinks>
     </>

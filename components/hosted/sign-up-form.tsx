@@ -1,7 +1,7 @@
 import type { EnvironmentSettings } from "@/lib/environments/settings";
 import { signUpAction } from "@/lib/hosted/actions/sign-up";
 import type { Messages } from "@/lib/hosted/i18n/messages";
-import { hostedHref, tenantFields, type Tenant } from "@/lib/hosted/tenant";
+import { hostedHref, hostedFlowFields, type HostedFlow } from "@/lib/hosted/hosted-flow";
 import { ActionForm } from "@/components/ui/action-form";
 import { Checkbox } from "@/components/ui/checkbox";
 import { FormStatus } from "@/components/ui/form-status";
@@ -15,15 +15,15 @@ import { LegalDocumentLinks } from "./legal-document-links";
 
 interface SignUpFormProps {
   t: Messages;
-  tenant: Tenant;
+  flow: HostedFlow;
   settings: Pick<EnvironmentSettings, "legal" | "signUp" | "passwordPolicy">;
 }
 
-export function SignUpForm({ t, tenant, settings }: SignUpFormProps) {
+export function SignUpForm({ t, flow, settings }: SignUpFormProps) {
   const { legal } = settings;
   return (
     <>
-      <ActionForm action={signUpAction} hidden={tenantFields(tenant)}>
+      <ActionForm action={signUpAction} hidden={hostedFlowFields(flow)}>
         <TextField name="name" label={t.fields.name} hint={t.signUp.nameHint} autoComplete="name" />
         <TextField name="email" type="email" label={t.fields.email} autoComplete="email" spellCheck={false} autoCapitalize="none" required />
         <NewPasswordField name="password" label={t.fields.password} t={t} minLength={settings.passwordPolicy.minLength} />
@@ -39,7 +39,7 @@ export function SignUpForm({ t, tenant, settings }: SignUpFormProps) {
       </ActionForm>
       <AuthLinks>
         <p>
-          {t.signUp.haveAccount} <TextLink href={hostedHref("/sign-in", tenant)}>{t.signUp.signIn}</TextLink>
+          {t.signUp.haveAccount} <TextLink href={hostedHref("/sign-in", flow)}>{t.signUp.signIn}</TextLink>
         </p>
       </AuthLinks>
     </>

@@ -1,6 +1,6 @@
 import { resendCodeAction, verifyCodeAction } from "@/lib/hosted/actions/verify-code";
 import type { Messages } from "@/lib/hosted/i18n/messages";
-import { tenantFields, type Tenant } from "@/lib/hosted/tenant";
+import { hostedFlowFields, type HostedFlow } from "@/lib/hosted/hosted-flow";
 import { ActionForm } from "@/components/ui/action-form";
 import { FormStatus } from "@/components/ui/form-status";
 import { SubmitButton } from "@/components/ui/submit-button";
@@ -8,10 +8,10 @@ import { TextField } from "@/components/ui/text-field";
 import { ResendCodeForm } from "./resend-code-form";
 
 /** The 6-digit code field (numeric keypad, one-time-code autofill) and the resend form below it. */
-export function VerifyCodeForm({ t, tenant, cooldownSeconds }: { t: Messages; tenant: Tenant; cooldownSeconds: number }) {
+export function VerifyCodeForm({ t, flow, cooldownSeconds }: { t: Messages; flow: HostedFlow; cooldownSeconds: number }) {
   return (
     <>
-      <ActionForm action={verifyCodeAction} hidden={tenantFields(tenant)}>
+      <ActionForm action={verifyCodeAction} hidden={hostedFlowFields(flow)}>
         <TextField
           name="code"
           label={t.fields.code}
@@ -27,7 +27,7 @@ export function VerifyCodeForm({ t, tenant, cooldownSeconds }: { t: Messages; te
       </ActionForm>
       <ResendCodeForm
         action={resendCodeAction}
-        hidden={tenantFields(tenant)}
+        hidden={hostedFlowFields(flow)}
         initialSeconds={cooldownSeconds}
         labels={{ resend: t.verifyCode.resend, resendIn: t.verifyCode.resendIn, resendReady: t.verifyCode.resendReady }}
       />

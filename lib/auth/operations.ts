@@ -26,7 +26,7 @@ export const bootProbeOperation = defineOperation({
   summary: "Boot probe: who is signed in",
   description: "Always 200. `authenticated` is true only with a live session cookie (or native bearer) for this environment.",
   tags: ["Client: session"],
-  auth: "none",
+  auth: "anyClient",
   response: { status: 200, description: "The client state.", schema: bootProbeSchema },
   errors: [],
 });
@@ -141,9 +141,9 @@ export const acceptLegalOperation = defineOperation({
   method: "post",
   path: "/_svc/auth/legal/accept",
   summary: "Accept the current legal documents",
-  description: "Clears the LEGAL_ACCEPTANCE gate.",
+  description: "Clears the LEGAL_ACCEPTANCE gate; callable by a PENDING session.",
   tags: ["Client: session"],
-  auth: "session",
+  auth: "pendingSession",
   response: { status: 200, description: "The session state after accepting.", schema: sessionStateSchema },
   errors: [...CLIENT, "unauthorized"],
 });
@@ -163,11 +163,13 @@ export const reverifyOperation = defineOperation({
   operationId: "reverify",
   method: "post",
   path: "/_svc/auth/reverify",
-  summary: "Confirm the password again",
-  description: "Opens the window (sessions.reverificationSeconds, default 10 minutes) in which sensitive operations are allowed.",
+  summary: "Prove a factor again",
+  description:
+    "Opens the window (sessions.reverificationSeconds, default 10 minutes) in which sensitive operations are allowed. Takes a proof of any factor the user has (today the password). Failures count like sign-in failures, per IP and per user.",
   tags: ["Client: session"],
   auth: "session",
+  rateLimits: [{ action: "signIn", per: "user" }],
   body: reverifyBody,
   response: { status: 200, description: "Reverified.", schema: reverifiedSchema },
-  errors: [...CLIENT, "unauthorized", "invalid_request", "invalid_credentials", "rate_limited"],
+  errors: [...CLIENT, "unauthorized", "session_pending", "invalid_request", "invalid_credentials", "rate_limited"],
 });

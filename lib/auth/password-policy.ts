@@ -10,15 +10,17 @@ type PasswordPolicy = EnvironmentSettings["passwordPolicy"];
  */
 export async function assertPasswordAllowed(policy: PasswordPolicy, password: string, field = "password"): Promise<void> {
   const length = [...password].length;
-  let problem: string | null = null;
-  if (length < policy.minLength) problem = `must be at least ${policy.minLength} characters`;
-  else if (length > policy.maxLength) problem = `must be at most ${policy.maxLength} characters`;
-  else if (policy.rejectCommon && (await commonPasswords()).has(password.toLowerCase())) {
-    problem = "is one of the most commonly used passwords; choose another";
+  let problem: { message: string; params: Record<string, string | number> } | null = null;
+  if (length < policy.minLength) {
+    problem = { message: `must be at least ${policy.minLength} characters`, params: { reason: "too_short", min: policy.minLength } };
+  } else if (length > policy.maxLength) {
+    problem = { message: `must be at most ${policy.maxLength} characters`, params: { reason: "too_long", max: policy.maxLength } };
+  } else if (policy.rejectCommon && (await commonPasswords()).has(password.toLowerCase())) {
+    problem = { message: "is one of the most commonly used passwords; choose another", params: { reason: "common" } };
   }
   if (problem) {
-    throw new AppError("password_too_weak", `${field} ${problem}.`, {
-      fieldErrors: [{ field, code: "password_too_weak", message: problem }],
+    throw new AppError("password_too_weak", `${field} ${problem.message}.`, {
+      fieldErrors: [{ field, code: "password_too_weak", message: problem.message, params: problem.params }],
     });
   }
 }

@@ -9,7 +9,8 @@ import type { EnvironmentContext } from "../environments/context";
 import { logUnexpectedError } from "../http/log";
 import { enforceRateLimit } from "../rate-limit/enforce";
 import { revokeAllUserSessions } from "../sessions/revoke-sessions";
-import { openSession, sessionResponse, type EstablishedSession } from "./establish-session";
+import type { RequestContext } from "../http/request-context";
+import { establishSession, type Establishment } from "../sessions/establish-session";
 import {
   CODE_LIFETIME_MINUTES,
   consumeCode,
@@ -31,13 +32,12 @@ export async function forgotPassword(
   db: Database,
   environment: EnvironmentContext,
   email: string,
-  request: Request,
-  requestId: string,
+  context: RequestContext,
 ): Promise<{ status: "sent" }> {
-  await enforceRateLimit(db, environment, "emailSends", request, email);
+  await enforceRateLimit(db, environment, "emailSends", context, email);
   const user = await findUserByEmail(db, environment.id, email);
   if (user && user.status === "active") {
-    void issueAndSendResetCode(db, environment, user.id, email, user.locale).catch((error: unknown) => logUnexpectedError(requestId, error));
+    void issueAndSendResetCode(db, environment, user.id, email, user.locale).catch((error: unknown) => logUnexpectedError(context.requestId, error));
   }
   return { status: "sent" };
 }
@@ -69,16 +69,16 @@ export async function resetPassword(
   db: Database,
   environment: EnvironmentContext,
   input: { email: string; code: string; newPassword: string },
-  request: Request,
-  options: { isNative: boolean; requestId: string },
-): Promise<EstablishedSession> {
-  await enforceRateLimit(db, environment, "codeAttempts", request, input.email);
+  context: RequestContext,
+): Promise<Establishment> {
+  await enforceRateLimit(db, environment, "codeAttempts", context, input.email);
   const row = await findLatestLiveCodeForEmail(db, environment.id, "password_reset", input.email);
   if (!row?.userId) throw invalidCode();
   await assertPasswordAllowed(environment.settings.passwordPolicy, input.newPassword, "newPassword");
   const passwordHash = await hashPassword(input.newPassword);
   const userId = row.userId;
 
+  let locale: "en" | "da" | null = null;
   const opened = await db.transaction(async (tx) => {
     if (!(await consumeCode(tx, row, input.code))) return null;
     const [user] = await tx
@@ -87,25 +87,24 @@ export async function resetPassword(
       .where(eq(users.id, userId))
       .returning();
     if (!user || user.status !== "active") return null;
+    locale = user.locale;
     const revokedSessions = await revokeAllUserSessions(tx, user.id);
     await recordEvent(tx, {
       environmentId: environment.id,
       type: "user.password_reset",
-      actor: { type: "user", id: user.id, requestId: options.requestId },
+      actor: { type: "user", id: user.id, requestId: context.requestId },
       subjectId: user.id,
       data: { revokedSessions },
     });
-    return openSession(tx, environment, user, request);
+    // The emailed code proved the mailbox; the new password is not a proof of its own.
+    return establishSession(tx, environment, user, { methods: ["email_code"] }, context);
   });
   if (!opened) {
     await recordFailedAttempt(db, row);
     throw invalidCode();
   }
-  const established = await sessionResponse(db, environment, opened, request, options);
-  void sendPasswordChangedNotice(db, environment, input.email, established.body.user.locale).catch((error: unknown) =>
-    logUnexpectedError(options.requestId, error),
-  );
-  return established;
+  void sendPasswordChangedNotice(db, environment, input.email, locale).catch((error: unknown) => logUnexpectedError(context.requestId, error));
+  return opened;
 }
 
 /** Tells the owner their password changed, with a way back in if it was not them. */

@@ -41,7 +41,7 @@ export const loginBody = z
   })
   .meta({ id: "LoginRequest" });
 
-export const sessionEstablishedSchema = z
+const sessionOpenedSchema = z
   .object({
     accessToken: z.string().nullable().meta({ description: "Null while the session is PENDING: clear the gates first." }),
     expiresAt: z.iso.datetime().nullable(),
@@ -49,6 +49,25 @@ export const sessionEstablishedSchema = z
     user: clientUserSchema,
     sessionToken: z.string().optional().meta({ description: "Only with `_is_native=true`: send as `Authorization: Bearer`." }),
   })
+  .meta({ id: "SessionOpened", description: "A session exists and the cookie is set." });
+
+const SECOND_FACTORS = ["totp", "recovery_code", "passkey"] as const;
+
+/**
+ * Every way into a session answers with one of these (CONTRACT §3): the session,
+ * or — with no cookie set — the second factor still to give, or the enrollment
+ * still to do when the environment requires MFA.
+ */
+export const sessionEstablishedSchema = z
+  .union([
+    sessionOpenedSchema,
+    z
+      .object({ status: z.literal("needs_second_factor"), mfaToken: z.string(), factors: z.array(z.enum(SECOND_FACTORS)) })
+      .meta({ id: "SecondFactorRequired", description: "Answer with `POST /_svc/auth/mfa/verify {mfaToken, code}`; no session yet." }),
+    z
+      .object({ status: z.literal("needs_mfa_enrollment"), mfaToken: z.string() })
+      .meta({ id: "MfaEnrollmentRequired", description: "The environment requires MFA: enroll with `POST /_svc/auth/mfa/enroll`; no session yet." }),
+  ])
   .meta({ id: "SessionEstablished" });
 
 export const forgotPasswordBody = z.strictObject({ email: emailSchema }).meta({ id: "ForgotPasswordRequest" });

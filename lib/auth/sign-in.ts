@@ -6,9 +6,8 @@ import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
 import { enforceRateLimit, rateLimited } from "../rate-limit/enforce";
 import type { UserRow } from "../users/serialize";
-import { clientIp } from "../http/client-ip";
-import { newSession } from "../sessions/create-session";
-import { sessionResponse, type EstablishedSession } from "./establish-session";
+import type { RequestContext } from "../http/request-context";
+import { establishSession, type Establishment } from "../sessions/establish-session";
 import { hashPassword, verifyPassword } from "./password-hasher";
 
 /** Longest wait a flood of failures can impose on an account: throttled, never locked out. */
@@ -83,10 +82,9 @@ export async function signIn(
   db: Database,
   environment: EnvironmentContext,
   input: { email: string; password: string },
-  request: Request,
-  options: { isNative: boolean },
-): Promise<EstablishedSession> {
-  await enforceRateLimit(db, environment, "signIn", request, input.email);
+  context: RequestContext,
+): Promise<Establishment> {
+  await enforceRateLimit(db, environment, "signIn", context, input.email);
   const user = await findUserByEmail(db, environment.id, input.email);
   if (user) {
     const wait = throttleSeconds(user, environment.settings.rateLimits.failedSignInThreshold);
@@ -98,28 +96,5 @@ export async function signIn(
     throw invalidCredentials();
   }
   if (user.status === "banned") throw new AppError("user_banned", "This account has been banned.");
-
-  const { row: session, token } = newSession(environment, user.id, {
-    userAgent: request.headers.get("user-agent"),
-    ipAddress: clientIp(request),
-  });
-  // One statement opens the session, writes its audit row and resets the failure
-  // count: atomic without an explicit transaction, and one round trip instead of five.
-  await db.execute(sql`
-    with new_session as (
-      insert into sessions (id, environment_id, user_id, token_hash, status, created_at, last_active_at, last_verified_at,
-                            expires_at, user_agent, ip_address)
-      values (${session.id}, ${session.environmentId}, ${session.userId}, ${session.tokenHash}, 'active',
-              ${session.createdAt.toISOString()}::timestamptz, ${session.lastActiveAt.toISOString()}::timestamptz,
-              ${session.lastVerifiedAt.toISOString()}::timestamptz, ${session.expiresAt.toISOString()}::timestamptz,
-              ${session.userAgent}, ${session.ipAddress})
-      returning id
-    ), audit as (
-      insert into events (environment_id, type, actor_type, actor_id, subject_id, data)
-      select ${environment.id}, 'session.created', 'user', ${user.id}, ${user.id}, jsonb_build_object('sessionId', id) from new_session
-    )
-    update users set failed_sign_in_count = 0, last_failed_sign_in_at = null, last_sign_in_at = now()
-    where id = ${user.id}`);
-  const opened = { session, token, user };
-  return sessionResponse(db, environment, opened, request, options);
+  return establishSession(db, environment, user, { methods: ["pwd"] }, context);
 }

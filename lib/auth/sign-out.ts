@@ -2,11 +2,11 @@ import { and, eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { sessions } from "@/db/schema";
 import { recordEvent } from "../audit/record-event";
-import { clearedSessionCookies } from "../sessions/cookies";
+import type { RequestContext } from "../http/request-context";
 import type { ActiveSession } from "../sessions/resolve-session";
 
-/** Revokes the caller's session (if any) and returns the Set-Cookie values that clear the cookie and its hint. */
-export async function signOut(db: Database, current: ActiveSession | null, request: Request): Promise<string[]> {
+/** Revokes the caller's session, if any. The caller clears the cookie (ResponseEffects.clearSession). */
+export async function signOut(db: Database, current: ActiveSession | null, context: RequestContext): Promise<{ status: "signed_out" }> {
   if (current) {
     await db.transaction(async (tx) => {
       await tx
@@ -16,11 +16,11 @@ export async function signOut(db: Database, current: ActiveSession | null, reque
       await recordEvent(tx, {
         environmentId: current.session.environmentId,
         type: "session.ended",
-        actor: { type: "user", id: current.user.id, requestId: null },
+        actor: { type: "user", id: current.user.id, requestId: context.requestId },
         subjectId: current.user.id,
         data: { sessionId: current.session.id },
       });
     });
   }
-  return clearedSessionCookies(request);
+  return { status: "signed_out" };
 }

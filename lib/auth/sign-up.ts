@@ -9,13 +9,13 @@ import { emailEnvironment, emailLocale } from "../email/environment-branding";
 import { sendEmail } from "../email/send-email";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
-import { clientIp } from "../http/client-ip";
+import type { RequestContext } from "../http/request-context";
 import { recordLegalAcceptance } from "../legal/legal-acceptance";
 import { enforceRateLimit } from "../rate-limit/enforce";
 import { emailTaken } from "../users/create-user";
 import { assertMetadataFits } from "../users/metadata";
 import { assertCaptchaPassed } from "./captcha";
-import { openSession, sessionResponse, type EstablishedSession } from "./establish-session";
+import { establishSession, type Establishment } from "../sessions/establish-session";
 import {
   CODE_LIFETIME_MINUTES,
   consumeCode,
@@ -67,16 +67,16 @@ export async function beginSignUp(
   db: Database,
   environment: EnvironmentContext,
   input: z.output<typeof signUpBody>,
-  request: Request,
+  context: RequestContext,
 ): Promise<{ token: string; email: string }> {
   const { settings } = environment;
   if (!settings.signUp.enabled) throw new AppError("forbidden", "Sign-up is closed for this application.");
-  await enforceRateLimit(db, environment, "signUp", request, input.email);
+  await enforceRateLimit(db, environment, "signUp", context, input.email);
   if (settings.legal.requireConsent && input.legalConsentAccepted !== true) {
     throw new AppError("legal_consent_required", "Accept the terms (legalConsentAccepted: true) to sign up; see GET /_svc/legal.");
   }
   if (input.unsafeMetadata) assertMetadataFits({ unsafeMetadata: input.unsafeMetadata });
-  await assertCaptchaPassed(environment, input.captchaToken, clientIp(request));
+  await assertCaptchaPassed(environment, input.captchaToken, context.ip);
   await assertPasswordAllowed(settings.passwordPolicy, input.password);
   // Hash in both branches so an existing address costs the same time as a new one.
   const passwordHash = await hashPassword(input.password);
@@ -133,9 +133,9 @@ export async function resendSignUpCode(
   db: Database,
   environment: EnvironmentContext,
   token: string,
-  request: Request,
+  context: RequestContext,
 ): Promise<{ token: string; email: string }> {
-  await enforceRateLimit(db, environment, "emailSends", request, token);
+  await enforceRateLimit(db, environment, "emailSends", context, token);
   const row = await findLiveCode(db, environment.id, "sign_up", token);
   if (!row) throw invalidCode();
   if (row.sendCount >= MAX_SIGN_UP_SENDS) {
@@ -158,10 +158,9 @@ export async function verifySignUp(
   db: Database,
   environment: EnvironmentContext,
   input: { token: string; code: string },
-  request: Request,
-  options: { isNative: boolean },
-): Promise<EstablishedSession> {
-  await enforceRateLimit(db, environment, "codeAttempts", request, input.token);
+  context: RequestContext,
+): Promise<Establishment> {
+  await enforceRateLimit(db, environment, "codeAttempts", context, input.token);
   const row = await findLiveCode(db, environment.id, "sign_up", input.token);
   if (!row) throw invalidCode();
   const pending = row.payload as PendingSignUp;
@@ -186,16 +185,17 @@ export async function verifySignUp(
         .returning();
       if (!user) throw new Error("user insert returned no row");
       await tx.insert(emailAddresses).values({ environmentId: environment.id, userId: user.id, email: row.email, verifiedAt: now });
-      if (pending.legalConsentAccepted) await recordLegalAcceptance(tx, environment, user.id, clientIp(request));
+      if (pending.legalConsentAccepted) await recordLegalAcceptance(tx, environment, user.id, context.ip);
       await recordEvent(tx, {
         environmentId: environment.id,
         type: "user.signed_up",
-        actor: { type: "user", id: user.id, requestId: null },
+        actor: { type: "user", id: user.id, requestId: context.requestId },
         subjectId: user.id,
       });
-      return openSession(tx, environment, user, request);
+      // The password was chosen here and the code proved the mailbox.
+      return establishSession(tx, environment, user, { methods: ["pwd", "email_code"] }, context);
     });
-    if (opened) return sessionResponse(db, environment, opened, request, options);
+    if (opened) return opened;
   } catch (error) {
     if (isUniqueViolation(error)) throw emailTaken();
     throw error;

@@ -16,17 +16,16 @@ export interface ErrorOptions {
   requestId?: string;
 }
 
-function passwordMessage(message: string, t: Messages): string {
-  const atLeast = /at least (\d+)/.exec(message)?.[1];
-  if (atLeast) return format(t.errors.passwordTooShort, { min: atLeast });
-  const atMost = /at most (\d+)/.exec(message)?.[1];
-  if (atMost) return format(t.errors.passwordTooLong, { max: atMost });
+function passwordMessage(error: FieldError, t: Messages): string {
+  const params = error.params ?? {};
+  if (params.reason === "too_short") return format(t.errors.passwordTooShort, { min: String(params.min) });
+  if (params.reason === "too_long") return format(t.errors.passwordTooLong, { max: String(params.max) });
   return t.errors.passwordCommon;
 }
 
 /** A localized message for one field error from a lib function or a zod schema. */
 function fieldMessage(error: FieldError, values: Record<string, string>, t: Messages): string {
-  if (error.code === "password_too_weak") return passwordMessage(error.message, t);
+  if (error.code === "password_too_weak") return passwordMessage(error, t);
   if (error.code === "mismatch") return t.errors.confirmationMismatch;
   if (error.code === "captcha_failed") return t.errors.captchaFailed;
   if (error.field === "captchaToken") return t.errors.captchaRequired;

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { loadHostedPage } from "./hosted-context";
 import type { Messages } from "./i18n/messages";
-import { tenantFromSearch, type SearchParams } from "./tenant";
+import { hostedFlowFromSearch, type SearchParams } from "./hosted-flow";
 
 export interface HostedPageProps {
   searchParams: Promise<SearchParams>;
@@ -9,6 +9,6 @@ export interface HostedPageProps {
 
 /** "<page> · <application>" in the page's language; hosted pages are never indexed. */
 export async function hostedMetadata(props: HostedPageProps, title: (t: Messages) => string, extra: Metadata = {}): Promise<Metadata> {
-  const context = await loadHostedPage(tenantFromSearch(await props.searchParams).publishableKey);
+  const context = await loadHostedPage(hostedFlowFromSearch(await props.searchParams).publishableKey);
   return { title: `${title(context.t)} · ${context.branding.applicationName}`, robots: { index: false, follow: false }, ...extra };
 }

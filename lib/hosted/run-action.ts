@@ -1,29 +1,33 @@
 import { cookies, headers } from "next/headers";
 import { redirect, unstable_rethrow } from "next/navigation";
-import type { Actor } from "../audit/record-event";
 import { AppError } from "../errors";
 import type { AuthLevel } from "../http/operation";
+import { executeOperation, type Endpoint, type RawInput } from "../http/pipeline";
+import { requestContextOf } from "../http/request-context";
 import { requestIdFor } from "../http/request-id";
-import { assertRecentlyVerified } from "../sessions/reverification";
-import type { ActiveSession } from "../sessions/resolve-session";
+import { ResponseEffects, sessionSetCookies } from "../http/response-effects";
+import { SeeOther } from "../http/see-other";
+import type { GateKey } from "../sessions/gates";
+import { nextStepUrl } from "./continue-url";
 import { errorState, type ErrorOptions } from "./form-errors";
 import type { FormState } from "./form-state";
 import { loadActionContext, type HostedContext } from "./hosted-context";
 import { messagesFor, type Messages } from "./i18n/messages";
 import { LOCALE_COOKIE, pickLocale } from "./locale";
-import { hostedHref, tenantFromForm, type Tenant } from "./tenant";
+import { applySetCookies } from "./response-cookies";
+import { hostedHref, hostedFlowFromForm, type HostedFlow } from "./hosted-flow";
 
 export interface ActionContext extends HostedContext {
-  tenant: Tenant;
+  flow: HostedFlow;
   requestId: string;
 }
 
-export interface SessionActionContext extends ActionContext {
-  session: ActiveSession;
-  actor: Actor;
-}
-
 type Describe = (t: Messages) => Omit<ErrorOptions, "requestId">;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any endpoint, whatever its schemas
+type AnyEndpoint = Endpoint<any, any, any, any, AuthLevel>;
+/** Hosted forms never invoke a link target, so a See Other answer is not theirs to handle. */
+type ResultOf<E extends AnyEndpoint> = Exclude<Awaited<ReturnType<E["handle"]>>, SeeOther>;
 
 async function unknownEnvironmentState(): Promise<FormState> {
   const locale = pickLocale({
@@ -37,48 +41,59 @@ async function unknownEnvironmentState(): Promise<FormState> {
 
 /**
  * The frame of every hosted server action: find the environment from the posted pk
- * (or the Host) exactly as a page does, run the lib call, and turn failures into
- * the form's state. Next's redirect/notFound signals pass through untouched.
+ * (or the Host) exactly as a page does, run the action, and turn failures into the
+ * form's state. Next's redirect/notFound signals pass through untouched. A session
+ * the operation refuses sends the browser where it can go on: sign-in, the gate
+ * still open, or the "confirm it's you" prompt.
  */
-export async function runHostedAction(
-  form: FormData,
-  describe: Describe,
-  run: (context: ActionContext) => Promise<FormState>,
-): Promise<FormState> {
-  const tenant = tenantFromForm(form);
-  const context = await loadActionContext(tenant.publishableKey);
+export async function runHostedAction(form: FormData, describe: Describe, run: (context: ActionContext) => Promise<FormState>): Promise<FormState> {
+  const flow = hostedFlowFromForm(form);
+  const context = await loadActionContext(flow.publishableKey);
   if (!context) return unknownEnvironmentState();
   const requestId = requestIdFor(context.request);
   try {
-    return await run({ ...context, tenant, requestId });
+    return await run({ ...context, flow, requestId });
   } catch (error) {
     unstable_rethrow(error);
+    if (error instanceof AppError) redirectForSession(error, { ...context, flow, requestId });
     return errorState(error, context.t, { ...describe(context.t), requestId });
   }
 }
 
+function redirectForSession(error: AppError, context: ActionContext): void {
+  if (error.code === "unauthorized") redirect(hostedHref("/sign-in", { ...context.flow, redirectUrl: "/account" }));
+  if (error.code === "reverification_required") redirect(`${hostedHref("/account", context.flow, { reverify: "1" })}#reverify`);
+  if (error.code === "session_pending") {
+    const gate = (error.properties?.currentGate as { key: GateKey } | null | undefined) ?? undefined;
+    redirect(nextStepUrl(context.environment, { id: "", status: "PENDING", gates: gate ? [gate] : [], currentGate: gate }, context.flow));
+  }
+}
+
 /**
- * An action for a signed-in user, with the same auth level as the Client API
- * operation it mirrors: no session goes to sign-in; a `sensitiveSession`
- * operation without a recent sign-in goes to the account page's password prompt.
+ * Runs a Client API operation from a hosted form, through the same pipeline as the
+ * route kit (auth level, schemas, declared rate limits, handler): the form can do
+ * nothing the API would refuse. The operation's session effects become cookies of
+ * the action's response, with the same attributes.
  */
-export function runSessionAction(
+export function runOperationAction<E extends AnyEndpoint>(
   form: FormData,
-  operation: { auth: AuthLevel },
-  describe: Describe,
-  run: (context: SessionActionContext) => Promise<FormState>,
+  target: E,
+  options: {
+    describe: Describe;
+    input: (context: ActionContext) => RawInput;
+    /** A check of the form's own before the operation (e.g. "tick the box"); a state stops the action. */
+    before?: (context: ActionContext) => Promise<FormState | null> | FormState | null;
+    then: (result: ResultOf<E>, context: ActionContext) => Promise<FormState>;
+  },
 ): Promise<FormState> {
-  return runHostedAction(form, describe, async (context) => {
-    const { session } = context;
-    if (!session) redirect(hostedHref("/sign-in", { ...context.tenant, redirectUrl: "/account" }));
-    try {
-      if (operation.auth === "sensitiveSession") assertRecentlyVerified(context.environment, session);
-      return await run({ ...context, session, actor: { type: "user", id: session.user.id, requestId: context.requestId } });
-    } catch (error) {
-      if (error instanceof AppError && error.code === "reverification_required") {
-        redirect(`${hostedHref("/account", context.tenant, { reverify: "1" })}#reverify`);
-      }
-      throw error;
-    }
+  return runHostedAction(form, options.describe, async (context) => {
+    const stop = await options.before?.(context);
+    if (stop) return stop;
+    const effects = new ResponseEffects();
+    const caller = { environment: context.environment, session: context.session, context: requestContextOf(context.request, context.requestId) };
+    const result = await executeOperation(target, caller, options.input(context), effects);
+    if (result instanceof SeeOther) throw new Error(`${target.operation.operationId} answered a redirect to a hosted form`);
+    await applySetCookies(sessionSetCookies(effects, context.request));
+    return options.then(result as ResultOf<E>, context);
   });
 }

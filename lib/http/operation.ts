@@ -1,17 +1,40 @@
 import type { z } from "zod";
 import type { ErrorCode } from "../errors";
+import type { LimitedAction } from "../rate-limit/enforce";
 
-/** Who may call an operation, and how the caller is resolved (CONTRACT §2). */
 /**
- * Who may call an operation. `sensitiveSession` is a session whose user proved their
- * password recently (sign-in or /auth/reverify), for operations an unattended,
- * still-signed-in device must not perform.
+ * Who may call an operation (CONTRACT §2, STYLE rule 2), checked in one place
+ * (lib/http/pipeline.ts) for the route kit and the hosted action runner alike:
+ * - `secretKey`: the Server API;
+ * - `publishableKey`: a Client API call in a known environment, signed in or not;
+ * - `anyClient`: like publishableKey, but an unknown environment is "signed out",
+ *   not an error (the boot probe always answers);
+ * - `pendingSession`: a live session, ACTIVE or PENDING: the operations that clear
+ *   a gate (accept the terms, resend the verification link);
+ * - `session`: an ACTIVE session; a PENDING one gets 403 session_pending;
+ * - `sensitiveSession`: an ACTIVE session whose user proved a factor recently
+ *   (sign-in or reverification) — credential, address, factor, identity and
+ *   session-ending changes, deletion; else 403 reverification_required;
+ * - `none`: public documents.
  */
-export type AuthLevel = "secretKey" | "publishableKey" | "session" | "sensitiveSession" | "none";
+export type AuthLevel = "secretKey" | "publishableKey" | "anyClient" | "pendingSession" | "session" | "sensitiveSession" | "none";
+
+export type SessionLevel = "pendingSession" | "session" | "sensitiveSession";
 
 /**
- * One API operation described once: the route wrapper parses with these schemas
- * and the OpenAPI document is generated from the very same objects.
+ * A rate limit the pipeline enforces before the handler runs: always per client
+ * IP (IPv6 by /64), and per the signed-in user with `per: "user"`. Limits that
+ * depend on what the rule finds (a code's owner, an email's account) stay in lib/.
+ */
+export interface RateLimitRule {
+  action: LimitedAction;
+  per?: "user";
+}
+
+/**
+ * One API operation described once: the route kit and the hosted action runner
+ * parse with these schemas, enforce `auth` and `rateLimits`, and the OpenAPI
+ * document is generated from the very same objects.
  */
 export interface Operation<
   P extends z.ZodType | undefined = z.ZodType | undefined,
@@ -28,6 +51,7 @@ export interface Operation<
   description?: string;
   tags: string[];
   auth: A;
+  rateLimits?: RateLimitRule[];
   params?: P;
   query?: Q;
   body?: B;

@@ -12,6 +12,7 @@ export function problemResponse(error: AppError, requestId: string): Response {
     code: error.code,
     requestId,
     properties: {
+      ...error.properties,
       code: error.code,
       ...(error.fieldErrors ? { errors: error.fieldErrors } : {}),
     },

@@ -1,21 +1,20 @@
 import type { z } from "zod";
 import { getDb } from "@/db/client";
-import type { Actor } from "../audit/record-event";
 import { isProduction } from "../config/runtime";
 import { resolveSecretKey } from "../environments/api-keys";
-import type { EnvironmentContext } from "../environments/context";
 import { findClientEnvironment } from "../environments/resolve-client-environment";
 import { AppError } from "../errors";
-import { assertRecentlyVerified } from "../sessions/reverification";
-import { findActiveSession, type ActiveSession } from "../sessions/resolve-session";
+import { findActiveSession } from "../sessions/resolve-session";
 import { assertOriginAllowed, corsHeaders, preflightHeaders } from "./cors";
 import { readJsonBody } from "./json-body";
 import { logUnexpectedError } from "./log";
-import type { AuthLevel, Infer, Operation } from "./operation";
+import type { AuthLevel, Operation } from "./operation";
+import { endpoint, executeOperation, type Caller, type Endpoint, type OperationHandler } from "./pipeline";
 import { problemResponse } from "./problem";
+import { requestContextOf } from "./request-context";
 import { requestIdFor } from "./request-id";
+import { ResponseEffects, sessionSetCookies } from "./response-effects";
 import { SeeOther } from "./see-other";
-import { zodToAppError } from "./zod-errors";
 
 /** What Next.js passes as the second argument of a route handler. */
 export interface RouteContext {
@@ -24,85 +23,102 @@ export interface RouteContext {
 
 export type RouteHandler = (request: Request, context: RouteContext) => Promise<Response>;
 
-export interface HandlerInput<P, Q, B> {
-  params: P;
-  query: Q;
-  body: B;
-  request: Request;
-  requestId: string;
-  /** Headers to add to the response, e.g. Set-Cookie. */
-  responseHeaders: Headers;
-}
-
-export interface SecretKeyInput<P, Q, B> extends HandlerInput<P, Q, B> {
-  environment: EnvironmentContext;
-  actor: Actor;
-}
-
-export interface ClientInput<P, Q, B> extends HandlerInput<P, Q, B> {
-  environment: EnvironmentContext;
-  /** The caller's session, when the request carries a live one for this environment. */
-  session: ActiveSession | null;
-}
-
-export interface SessionInput<P, Q, B> extends ClientInput<P, Q, B> {
-  session: ActiveSession;
-  actor: Actor;
-}
-
 type ZodOrNone = z.ZodType | undefined;
-type Handler<I, R> = (input: I) => Promise<Infer<R> | SeeOther>;
-type AnyOperation = Operation<ZodOrNone, ZodOrNone, ZodOrNone, ZodOrNone, AuthLevel>;
 
-interface Caller {
-  environment?: EnvironmentContext | null;
+const CLIENT_LEVELS: ReadonlySet<AuthLevel> = new Set<AuthLevel>(["publishableKey", "anyClient", "pendingSession", "session", "sensitiveSession"]);
+
+/**
+ * Who is calling, from the Request (CONTRACT §2): a secret key for the Server API;
+ * for the Client API the environment from `X-API-Key` or the Host, a browser
+ * Origin the environment allows, and the live session if one is presented.
+ */
+async function resolveCaller(level: AuthLevel, request: Request, requestId: string): Promise<Caller> {
+  const context = requestContextOf(request, requestId);
+  if (level === "secretKey") {
+    const { environment, keyId } = await resolveSecretKey(getDb(), request.headers.get("authorization"));
+    return { environment, session: null, secretKeyId: keyId, context };
+  }
+  if (!CLIENT_LEVELS.has(level)) return { environment: null, session: null, context };
+  const db = getDb();
+  const environment = await findClientEnvironment(db, request);
+  if (!environment) return { environment: null, session: null, context };
+  assertOriginAllowed(request, environment);
+  return { environment, session: await findActiveSession(db, environment, request), context };
+}
+
+/**
+ * Serves an endpoint over HTTP: resolve the caller, run the operation through the
+ * shared pipeline, and turn its result, its effects (session cookie) or its error
+ * into the Response. Unknown errors become a 500 with a request id; the cause is
+ * logged, never sent.
+ */
+export function route<P extends ZodOrNone, Q extends ZodOrNone, B extends ZodOrNone, R extends ZodOrNone, A extends AuthLevel>(
+  target: Endpoint<P, Q, B, R, A>,
+): RouteHandler {
+  const { operation } = target;
+  return async (request, routeContext) => {
+    const requestId = requestIdFor(request);
+    const effects = new ResponseEffects();
+    const headers = new Headers({ "x-request-id": requestId });
+    let response: Response;
+    try {
+      const caller = await resolveCaller(operation.auth, request, requestId);
+      if (CLIENT_LEVELS.has(operation.auth)) {
+        for (const [name, value] of Object.entries(corsHeaders(request, caller.environment))) headers.set(name, value);
+      }
+      const body = operation.body ? await readJsonBody(request) : undefined;
+      const raw = { params: await routeContext.params, query: Object.fromEntries(new URL(request.url).searchParams), body };
+      const result = await executeOperation(target, caller, raw, effects);
+      response = jsonResponse(operation, result);
+      effects.headers.forEach((value, name) => headers.set(name, value));
+      for (const cookie of sessionSetCookies(effects, request)) headers.append("set-cookie", cookie);
+    } catch (error) {
+      if (!(error instanceof AppError)) logUnexpectedError(requestId, error);
+      const appError =
+        error instanceof AppError ? error : new AppError("internal_error", `Something went wrong; quote request id ${requestId}.`);
+      response = problemResponse(appError, requestId);
+    }
+    headers.forEach((value, name) => {
+      if (name !== "set-cookie") response.headers.set(name, value);
+    });
+    for (const cookie of headers.getSetCookie()) response.headers.append("set-cookie", cookie);
+    return response;
+  };
 }
 
 /** A Server API route: the caller must present a secret key of the environment it acts in. */
 export function serverRoute<P extends ZodOrNone, Q extends ZodOrNone, B extends ZodOrNone, R extends ZodOrNone>(
   operation: Operation<P, Q, B, R, "secretKey">,
-  handler: Handler<SecretKeyInput<Infer<P>, Infer<Q>, Infer<B>>, R>,
+  handler: OperationHandler<"secretKey", P, Q, B, R>,
 ): RouteHandler {
-  return wrap(operation, async (request, requestId) => {
-    const { environment, keyId } = await resolveSecretKey(getDb(), request.headers.get("authorization"));
-    return { environment, actor: { type: "secret_key", id: keyId, requestId } satisfies Actor };
-  }, handler);
+  return route(endpoint(operation, handler));
 }
 
-/**
- * A Client API route (CONTRACT §2): the environment comes from `X-API-Key` or the
- * Host, browser Origins are checked, and the session is resolved if one is presented.
- */
-export function clientRoute<P extends ZodOrNone, Q extends ZodOrNone, B extends ZodOrNone, R extends ZodOrNone>(
-  operation: Operation<P, Q, B, R, "publishableKey">,
-  handler: Handler<ClientInput<Infer<P>, Infer<Q>, Infer<B>>, R>,
+/** A Client API route in a known environment, signed in or not. */
+export function clientRoute<P extends ZodOrNone, Q extends ZodOrNone, B extends ZodOrNone, R extends ZodOrNone, A extends "publishableKey" | "anyClient">(
+  operation: Operation<P, Q, B, R, A>,
+  handler: OperationHandler<A, P, Q, B, R>,
 ): RouteHandler {
-  return wrap(operation, (request) => resolveClientCaller(request), handler);
+  return route(endpoint(operation, handler));
 }
 
-/**
- * A Client API route that needs a signed-in user: no live session is 401. A
- * `sensitiveSession` operation also needs a recent sign-in, else 403 reverification_required.
- */
-export function sessionRoute<P extends ZodOrNone, Q extends ZodOrNone, B extends ZodOrNone, R extends ZodOrNone>(
-  operation: Operation<P, Q, B, R, "session" | "sensitiveSession">,
-  handler: Handler<SessionInput<Infer<P>, Infer<Q>, Infer<B>>, R>,
-): RouteHandler {
-  return wrap(operation, async (request, requestId) => {
-    const caller = await resolveClientCaller(request);
-    if (!caller.session) throw new AppError("unauthorized", "Sign in first: no valid session for this environment.");
-    if (operation.auth === "sensitiveSession") assertRecentlyVerified(caller.environment, caller.session);
-    const actor: Actor = { type: "user", id: caller.session.user.id, requestId };
-    return { ...caller, session: caller.session, actor };
-  }, handler);
+/** A Client API route for a signed-in user, at the operation's session level. */
+export function sessionRoute<
+  P extends ZodOrNone,
+  Q extends ZodOrNone,
+  B extends ZodOrNone,
+  R extends ZodOrNone,
+  A extends "pendingSession" | "session" | "sensitiveSession",
+>(operation: Operation<P, Q, B, R, A>, handler: OperationHandler<A, P, Q, B, R>): RouteHandler {
+  return route(endpoint(operation, handler));
 }
 
 /** A route anyone may call (discovery documents, the OpenAPI document). */
 export function publicRoute<P extends ZodOrNone, Q extends ZodOrNone, B extends ZodOrNone, R extends ZodOrNone>(
   operation: Operation<P, Q, B, R, "none">,
-  handler: Handler<HandlerInput<Infer<P>, Infer<Q>, Infer<B>>, R>,
+  handler: OperationHandler<"none", P, Q, B, R>,
 ): RouteHandler {
-  return wrap(operation, async () => ({}), handler);
+  return route(endpoint(operation, handler));
 }
 
 /** CORS preflight for Client API routes: answers only Origins the environment allows. */
@@ -111,68 +127,7 @@ export async function clientPreflight(request: Request): Promise<Response> {
   return new Response(null, { status: 204, headers: preflightHeaders(request, environment) });
 }
 
-async function resolveClientCaller(request: Request) {
-  const db = getDb();
-  const environment = await findClientEnvironment(db, request);
-  if (!environment) {
-    throw new AppError("environment_not_found", "No environment matches the X-API-Key header or the Host.");
-  }
-  assertOriginAllowed(request, environment);
-  return { environment, session: await findActiveSession(db, environment, request) };
-}
-
-function wrap<P extends ZodOrNone, Q extends ZodOrNone, B extends ZodOrNone, R extends ZodOrNone, C extends Caller>(
-  operation: Operation<P, Q, B, R, AuthLevel>,
-  resolveCaller: (request: Request, requestId: string) => Promise<C>,
-  handler: Handler<C & HandlerInput<Infer<P>, Infer<Q>, Infer<B>>, R>,
-): RouteHandler {
-  return async (request, context) => {
-    const requestId = requestIdFor(request);
-    const responseHeaders = new Headers({ "x-request-id": requestId });
-    let response: Response;
-    try {
-      const caller = await resolveCaller(request, requestId);
-      if (operation.auth === "publishableKey" || operation.auth === "session" || operation.auth === "sensitiveSession") {
-        for (const [name, value] of Object.entries(corsHeaders(request, caller.environment ?? null))) responseHeaders.set(name, value);
-      }
-      const params = parse(operation.params, await context.params, "path");
-      const query = parse(operation.query, Object.fromEntries(new URL(request.url).searchParams), "query");
-      // Only an absent body means "no fields"; a JSON `null` is a wrong type like any other.
-      const raw = operation.body ? await readJsonBody(request) : undefined;
-      const body = operation.body ? parse(operation.body, raw === undefined ? {} : raw, "body") : undefined;
-      const result = await handler({
-        ...caller,
-        params: params as Infer<P>,
-        query: query as Infer<Q>,
-        body: body as Infer<B>,
-        request,
-        requestId,
-        responseHeaders,
-      });
-      response = jsonResponse(operation, result);
-    } catch (error) {
-      if (!(error instanceof AppError)) logUnexpectedError(requestId, error);
-      const appError =
-        error instanceof AppError ? error : new AppError("internal_error", `Something went wrong; quote request id ${requestId}.`);
-      response = problemResponse(appError, requestId);
-    }
-    responseHeaders.forEach((value, name) => {
-      if (name === "set-cookie") return;
-      response.headers.set(name, value);
-    });
-    for (const cookie of responseHeaders.getSetCookie()) response.headers.append("set-cookie", cookie);
-    return response;
-  };
-}
-
-function parse(schema: z.ZodType | undefined, value: unknown, location: "body" | "query" | "path"): unknown {
-  if (!schema) return undefined;
-  const result = schema.safeParse(value);
-  if (!result.success) throw zodToAppError(result.error, location);
-  return result.data;
-}
-
-function jsonResponse(operation: AnyOperation, result: unknown): Response {
+function jsonResponse(operation: Operation<ZodOrNone, ZodOrNone, ZodOrNone, ZodOrNone, AuthLevel>, result: unknown): Response {
   if (result instanceof SeeOther) return new Response(null, { status: 303, headers: { location: result.location, "cache-control": "no-store" } });
   const headers = { "cache-control": operation.cacheControl ?? "no-store" };
   if (operation.response.status === 204) return new Response(null, { status: 204, headers });
@@ -189,3 +144,4 @@ function jsonResponse(operation: AnyOperation, result: unknown): Response {
     headers: { ...headers, "content-type": "application/json" },
   });
 }
+

@@ -7,6 +7,10 @@ export function zodToAppError(error: z.ZodError, location: "body" | "query" | "p
     field: issue.path.length > 0 ? issue.path.map(String).join(".") : location,
     code: issue.code,
     message: issue.message,
+    // Bounds of too_small / too_big, for forms that word the message themselves.
+    ...("minimum" in issue || "maximum" in issue
+      ? { params: { ...("minimum" in issue ? { min: Number(issue.minimum) } : {}), ...("maximum" in issue ? { max: Number(issue.maximum) } : {}) } }
+      : {}),
   }));
   const first = fieldErrors[0];
   const more = fieldErrors.length > 1 ? ` (and ${fieldErrors.length - 1} more)` : "";

@@ -1,7 +1,7 @@
 import type { Database } from "@/db/client";
 import { recordEvent, type Actor } from "../audit/record-event";
 import type { EnvironmentContext } from "../environments/context";
-import { clientIp } from "../http/client-ip";
+import type { RequestContext } from "../http/request-context";
 import { sessionState } from "../sessions/gates";
 import type { ActiveSession } from "../sessions/resolve-session";
 import { recordLegalAcceptance } from "./legal-acceptance";
@@ -11,11 +11,11 @@ export async function acceptLegalDocuments(
   db: Database,
   environment: EnvironmentContext,
   current: ActiveSession,
-  request: Request,
+  context: RequestContext,
   actor: Actor,
 ) {
   await db.transaction(async (tx) => {
-    await recordLegalAcceptance(tx, environment, current.user.id, clientIp(request));
+    await recordLegalAcceptance(tx, environment, current.user.id, context.ip);
     await recordEvent(tx, { environmentId: environment.id, type: "legal.accepted", actor, subjectId: current.user.id, data: { ...environment.settings.legal } });
   });
   return sessionState(db, environment, current.user, current.session.id);

@@ -17,7 +17,17 @@ const problemSchema = z
     requestId: z.string(),
     properties: z.object({
       code: z.string(),
-      errors: z.array(z.object({ field: z.string(), code: z.string(), message: z.string() })).optional(),
+      errors: z
+        .array(
+          z.object({
+            field: z.string(),
+            code: z.string(),
+            message: z.string(),
+            params: z.record(z.string(), z.union([z.string(), z.number()])).optional().meta({ description: "The facts behind the message, e.g. `{reason: \"too_short\", min: 8}`." }),
+          }),
+        )
+        .optional(),
+      currentGate: z.object({ key: z.string() }).nullable().optional().meta({ description: "With `session_pending`: the gate to clear first." }),
     }),
   })
   .meta({ id: "Problem", description: "RFC 9457 problem details; `code` is repeated in `properties.code`." });
@@ -31,6 +41,8 @@ const SESSION_SECURITY: Record<string, string[]>[] = [
 const SECURITY: Record<AuthLevel, Record<string, string[]>[]> = {
   secretKey: [{ secretKey: [] }],
   publishableKey: [{ publishableKey: [] }, { frontendHost: [] }],
+  anyClient: [{}, { publishableKey: [] }, { frontendHost: [] }],
+  pendingSession: SESSION_SECURITY,
   session: SESSION_SECURITY,
   sensitiveSession: SESSION_SECURITY,
   none: [],

@@ -1,7 +1,8 @@
 import type { Database } from "@/db/client";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
-import { clientIp, ipRateLimitKey } from "../http/client-ip";
+import { ipRateLimitKey } from "../http/client-ip";
+import type { RequestContext } from "../http/request-context";
 import { consumeRateLimit } from "./consume";
 
 export type LimitedAction = "signUp" | "signIn" | "codeAttempts" | "emailSends";
@@ -21,13 +22,13 @@ export async function enforceRateLimit(
   db: Database,
   environment: EnvironmentContext,
   action: LimitedAction,
-  request: Request,
+  context: Pick<RequestContext, "ip">,
   identifier?: string,
 ): Promise<void> {
   const { rateLimits } = environment.settings;
   if (!rateLimits.enabled) return;
   const rule = rateLimits[action];
-  const keys = [`${environment.id}:${action}:ip:${ipRateLimitKey(clientIp(request))}`];
+  const keys = [`${environment.id}:${action}:ip:${ipRateLimitKey(context.ip)}`];
   if (identifier) keys.push(`${environment.id}:${action}:id:${identifier.toLowerCase()}`);
   let wait = 0;
   for (const key of keys) wait = Math.max(wait, await consumeRateLimit(db, key, rule));

@@ -1,11 +1,10 @@
 import { z } from "zod";
 import type { Database } from "@/db/client";
 import type { EnvironmentContext } from "../environments/context";
-import { findClientEnvironment } from "../environments/resolve-client-environment";
 import { clientUserSchema } from "../users/schemas";
 import { toClientUser } from "../users/serialize";
 import { sessionState, sessionStateSchema } from "./gates";
-import { findActiveSession } from "./resolve-session";
+import type { ActiveSession } from "./resolve-session";
 
 export const bootProbeSchema = z
   .object({
@@ -21,18 +20,15 @@ export const bootProbeSchema = z
  * What an app needs at every page load: who is signed in and whether their session
  * is ACTIVE. Always answers: an unknown environment is simply "not signed in".
  */
-export async function bootProbe(db: Database, request: Request): Promise<{ environment: EnvironmentContext | null; body: z.output<typeof bootProbeSchema> }> {
-  const signedOut = { authenticated: false, user: null, organizations: [] };
-  const environment = await findClientEnvironment(db, request);
-  if (!environment) return { environment: null, body: signedOut };
-  const current = await findActiveSession(db, environment, request);
-  if (!current) return { environment, body: signedOut };
+export async function bootProbe(
+  db: Database,
+  environment: EnvironmentContext | null,
+  current: ActiveSession | null,
+): Promise<z.output<typeof bootProbeSchema>> {
+  if (!environment || !current) return { authenticated: false, user: null, organizations: [] };
   return {
-    environment,
-    body: {
-      authenticated: true,
-      user: { user: toClientUser(current.user), session: await sessionState(db, environment, current.user, current.session.id) },
-      organizations: [],
-    },
+    authenticated: true,
+    user: { user: toClientUser(current.user), session: await sessionState(db, environment, current.user, current.session.id) },
+    organizations: [],
   };
 }

@@ -1,44 +1,51 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "@/db/client";
 import { sessions } from "@/db/schema";
 import { recordEvent, type Actor } from "../audit/record-event";
-import { verifyPassword } from "../auth/password-hasher";
-import { invalidCredentials } from "../auth/sign-in";
+import { verifyFactor } from "../auth/factors";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
 import type { ActiveSession } from "./resolve-session";
 
+/**
+ * A proof of one of the user's factors. Today that is the password; each factor
+ * added later (an authenticator code, a passkey) becomes one more member here and
+ * one more case in lib/auth/factors.ts, and every sensitive operation accepts it.
+ */
 export const reverifyBody = z
   .strictObject({ password: z.string().min(1, "must not be empty").max(1024) })
-  .meta({ id: "ReverifyRequest" });
+  .meta({ id: "ReverifyRequest", description: "A proof of one of the user's factors." });
+
+export type FactorProof = z.output<typeof reverifyBody>;
 
 export const reverifiedSchema = z
   .object({ lastVerifiedAt: z.iso.datetime(), validUntil: z.iso.datetime() })
   .meta({ id: "Reverified" });
 
-/** Throws 403 reverification_required unless the session proved the password recently. */
+/** Throws 403 reverification_required unless the session proved a factor recently. */
 export function assertRecentlyVerified(environment: EnvironmentContext, current: ActiveSession): void {
   const maxAge = environment.settings.sessions.reverificationSeconds * 1000;
   if (Date.now() - current.session.lastVerifiedAt.getTime() > maxAge) {
-    throw new AppError("reverification_required", "Confirm your password first (POST /_svc/auth/reverify); this action needs a recent sign-in.");
+    throw new AppError("reverification_required", "Confirm it's you first (POST /_svc/auth/reverify); this action needs a recent sign-in.");
   }
 }
 
-/** Proves the password again inside an existing session, opening the window for sensitive operations. */
-export async function reverifySession(
-  db: Database,
-  environment: EnvironmentContext,
-  current: ActiveSession,
-  password: string,
-  actor: Actor,
-) {
-  const hash = current.user.passwordHash;
-  if (!hash || !(await verifyPassword(hash, password).catch(() => false))) throw invalidCredentials();
+/** Proves a factor again inside an existing session, opening the window for sensitive operations. */
+export async function reverifySession(db: Database, environment: EnvironmentContext, current: ActiveSession, proof: FactorProof, actor: Actor) {
+  const method = await verifyFactor(current.user, proof);
   const now = new Date();
   await db.transaction(async (tx) => {
-    await tx.update(sessions).set({ lastVerifiedAt: now }).where(eq(sessions.id, current.session.id));
-    await recordEvent(tx, { environmentId: environment.id, type: "session.reverified", actor, subjectId: current.user.id });
+    await tx
+      .update(sessions)
+      .set({
+        lastVerifiedAt: now,
+        reverifiedAt: now,
+        // amr lists each method once, in the order first proven.
+        amr: sql`case when ${method} = any(${sessions.amr}) then ${sessions.amr} else array_append(${sessions.amr}, ${method}::text) end`,
+      })
+      .where(eq(sessions.id, current.session.id));
+    await recordEvent(tx, { environmentId: environment.id, type: "session.reverified", actor, subjectId: current.user.id, data: { method } });
   });
   const validUntil = new Date(now.getTime() + environment.settings.sessions.reverificationSeconds * 1000);
   return { lastVerifiedAt: now.toISOString(), validUntil: validUntil.toISOString() };

@@ -4,7 +4,7 @@ import { AppError } from "../errors";
 import { isPlainObject } from "../json/deep-merge";
 import type { ActiveSession } from "../sessions/resolve-session";
 import { mintAccessToken } from "./access-token";
-import { assertSessionMayGetTokens } from "./assert-session-may-get-tokens";
+import type { RequestContext } from "../http/request-context";
 import { findJwtTemplateByName } from "./jwt-templates";
 import type { AccessToken } from "./schemas";
 import { shortcodeContext, resolveShortcodes } from "./shortcodes";
@@ -21,9 +21,8 @@ export async function mintFromTemplate(
   environment: EnvironmentContext,
   active: ActiveSession,
   templateName: string,
-  request: Request,
+  context: RequestContext,
 ): Promise<AccessToken> {
-  await assertSessionMayGetTokens(db, environment, active);
   const template = await findJwtTemplateByName(db, environment.id, templateName);
   if (!template) throw new AppError("resource_not_found", `No JWT template named "${templateName}" in this environment.`);
   const resolved = resolveShortcodes(template.claims, shortcodeContext(active.user, active.session.id));
@@ -37,7 +36,7 @@ export async function mintFromTemplate(
     );
   }
   const minted = await mintAccessToken(db, environment, active.session, {
-    origin: request.headers.get("origin"),
+    origin: context.origin,
     lifetimeSeconds: template.lifetimeSeconds,
     claims: withoutReservedClaims(resolved),
   });

@@ -60,11 +60,11 @@ export const refreshTokenOperation = defineOperation({
   path: "/_svc/auth/token",
   summary: "Refresh JWT",
   description:
-    "A fresh access token for the current session, signed with the environment's current key. `azp` is the request's Origin when present. A PENDING session (a sign-up gate still open) gets 403 `forbidden`.",
+    "A fresh access token for the current session, signed with the environment's current key. `azp` is the request's Origin when present. A PENDING session (a gate still open) gets 403 `session_pending` with `properties.currentGate`.",
   tags,
   auth: "session",
   response: { status: 200, description: "The access token.", schema: accessTokenSchema },
-  errors: ["unauthorized", "environment_not_found", "origin_not_allowed", "forbidden"],
+  errors: ["unauthorized", "environment_not_found", "origin_not_allowed", "session_pending"],
 });
 
 export const mintTemplateTokenOperation = defineOperation({
@@ -73,12 +73,12 @@ export const mintTemplateTokenOperation = defineOperation({
   path: "/_svc/auth/token/{templateName}",
   summary: "Mint a token from a JWT template",
   description:
-    "A token with the template's claims (shortcodes resolved for the current user and session) and lifetime; the standard claims always win. A PENDING session gets 403 `forbidden`.",
+    "A token with the template's claims (shortcodes resolved for the current user and session) and lifetime; the standard claims always win. A PENDING session gets 403 `session_pending`.",
   tags,
   auth: "session",
   params: templateNameParams,
   response: { status: 200, description: "The access token.", schema: accessTokenSchema },
-  errors: ["invalid_request", "unauthorized", "environment_not_found", "origin_not_allowed", "forbidden", "resource_not_found"],
+  errors: ["invalid_request", "unauthorized", "environment_not_found", "origin_not_allowed", "session_pending", "resource_not_found"],
 });
 
 export const rotateSigningKeyOperation = defineOperation({

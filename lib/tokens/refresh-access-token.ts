@@ -2,7 +2,7 @@ import type { Database } from "@/db/client";
 import type { EnvironmentContext } from "../environments/context";
 import type { ActiveSession } from "../sessions/resolve-session";
 import { mintAccessToken } from "./access-token";
-import { assertSessionMayGetTokens } from "./assert-session-may-get-tokens";
+import type { RequestContext } from "../http/request-context";
 import type { AccessToken } from "./schemas";
 
 /**
@@ -14,9 +14,8 @@ export async function refreshAccessToken(
   db: Database,
   environment: EnvironmentContext,
   active: ActiveSession,
-  request: Request,
+  context: RequestContext,
 ): Promise<AccessToken> {
-  await assertSessionMayGetTokens(db, environment, active);
-  const minted = await mintAccessToken(db, environment, active.session, { origin: request.headers.get("origin") });
+  const minted = await mintAccessToken(db, environment, active.session, { origin: context.origin });
   return { accessToken: minted.token, expiresAt: minted.expiresAt };
 }

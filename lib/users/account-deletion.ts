@@ -6,7 +6,7 @@ import { emailEnvironment, emailLocale } from "../email/environment-branding";
 import { sendEmail } from "../email/send-email";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
-import { clearedSessionCookies } from "../sessions/cookies";
+import type { RequestContext } from "../http/request-context";
 import type { ActiveSession } from "../sessions/resolve-session";
 import { deleteUser } from "./delete-user";
 
@@ -63,13 +63,13 @@ export async function requestAccountDeletion(db: Database, environment: Environm
  * one transaction (status deleted, sessions revoked, addresses released). The token
  * is the credential, so the link works from any device.
  */
-export async function confirmAccountDeletion(db: Database, environment: EnvironmentContext, token: string, request: Request) {
+export async function confirmAccountDeletion(db: Database, environment: EnvironmentContext, token: string, context: RequestContext) {
   const row = await findLiveCode(db, environment.id, "account_deletion", token);
   if (!row?.userId) throw invalidCode();
   const userId = row.userId;
   await db.transaction(async (tx) => {
     if (!(await consumeCode(tx, row, null))) throw invalidCode();
-    await deleteUser(tx, environment.id, userId, { type: "user", id: userId, requestId: null });
+    await deleteUser(tx, environment.id, userId, { type: "user", id: userId, requestId: context.requestId });
   });
-  return { body: { status: "deleted" }, cookies: clearedSessionCookies(request) };
+  return { status: "deleted" };
 }

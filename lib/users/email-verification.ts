@@ -10,7 +10,8 @@ import { AppError } from "../errors";
 import type { ActiveSession } from "../sessions/resolve-session";
 import { issuerFor } from "../tokens/issuer";
 import { publicUrl } from "../config/runtime";
-import { SeeOther, wantsHtml } from "../http/see-other";
+import type { RequestContext } from "../http/request-context";
+import { SeeOther } from "../http/see-other";
 
 export const VERIFICATION_LINK_MINUTES = 24 * 60;
 
@@ -84,8 +85,8 @@ export async function verifyEmailLink(db: Database, environment: EnvironmentCont
  * which shows the outcome (or asks to sign in) instead of raw JSON. Code asking for
  * JSON gets the JSON answer, errors included.
  */
-export async function openVerificationLink(db: Database, environment: EnvironmentContext, token: string, request: Request) {
-  if (!wantsHtml(request)) return verifyEmailLink(db, environment, token);
+export async function openVerificationLink(db: Database, environment: EnvironmentContext, token: string, context: RequestContext) {
+  if (!context.acceptsHtml) return verifyEmailLink(db, environment, token);
   await verifyEmailLink(db, environment, token).catch((error: unknown) => {
     if (!(error instanceof AppError)) throw error;
   });

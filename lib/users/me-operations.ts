@@ -10,7 +10,8 @@ import { deletionConfirmBody, deletionRequestBody, deletionRequestedSchema } fro
 import { addEmailAddressBody, emailAddressListSchema, emailAddressParams, emailAddressSchema } from "./email-addresses";
 import { updateMeBody } from "./update-me";
 
-const SESSION_ERRORS = ["environment_not_found", "origin_not_allowed", "unauthorized"] as const;
+const SESSION_ERRORS = ["environment_not_found", "origin_not_allowed", "unauthorized", "session_pending"] as const;
+const PENDING_SESSION_ERRORS = ["environment_not_found", "origin_not_allowed", "unauthorized"] as const;
 
 export const getMeOperation = defineOperation({
   operationId: "getMe",
@@ -56,6 +57,8 @@ export const changePasswordOperation = defineOperation({
     "Needs a recent sign-in (403 reverification_required otherwise), and `currentPassword` as well when a password exists. Other sessions are revoked and the owner is emailed.",
   tags: ["Client: passwords"],
   auth: "sensitiveSession",
+  // The current password is a credential: guesses through a stolen session are throttled like sign-ins.
+  rateLimits: [{ action: "signIn", per: "user" }],
   body: changePasswordBody,
   response: { status: 200, description: "Password status after the change.", schema: passwordStatusSchema },
   errors: [...SESSION_ERRORS, "invalid_request", "invalid_credentials", "password_too_weak", "rate_limited", "reverification_required"],
@@ -101,10 +104,12 @@ export const resendVerificationOperation = defineOperation({
   method: "post",
   path: "/_svc/users/me/email-verification/resend",
   summary: "Email a link that verifies the primary address",
+  description: "Clears the EMAIL_VERIFICATION gate once the link is confirmed; callable by a PENDING session.",
   tags: ["Client: account"],
-  auth: "session",
+  auth: "pendingSession",
+  rateLimits: [{ action: "emailSends", per: "user" }],
   response: { status: 200, description: "`sent`, or `already_verified`.", schema: acknowledgedSchema },
-  errors: [...SESSION_ERRORS, "invalid_request", "rate_limited", "email_unavailable"],
+  errors: [...PENDING_SESSION_ERRORS, "invalid_request", "rate_limited", "email_unavailable"],
 });
 
 export const verifyEmailLinkOperation = defineOperation({
@@ -145,6 +150,7 @@ export const addEmailAddressOperation = defineOperation({
   description: "Adds an unverified address and emails it a verification link (24 hours, single use). An address held by another user is refused.",
   tags: EMAIL_TAGS,
   auth: "session",
+  rateLimits: [{ action: "emailSends", per: "user" }],
   body: addEmailAddressBody,
   response: { status: 200, description: "The new address.", schema: emailAddressSchema },
   errors: [...SESSION_ERRORS, "invalid_request", "identifier_exists", "rate_limited", "email_unavailable"],
@@ -169,6 +175,7 @@ export const resendEmailAddressOperation = defineOperation({
   summary: "Re-send the verification link",
   tags: EMAIL_TAGS,
   auth: "session",
+  rateLimits: [{ action: "emailSends", per: "user" }],
   params: emailAddressParams,
   response: { status: 200, description: "The pending address.", schema: emailAddressSchema },
   errors: [...SESSION_ERRORS, "invalid_request", "resource_not_found", "rate_limited", "email_unavailable"],
@@ -195,6 +202,7 @@ export const requestDeletionOperation = defineOperation({
   description: "Type-to-confirm with the primary email address; emails a one-time confirmation link (30 minutes). Needs a recent sign-in.",
   tags: ["Client: account"],
   auth: "sensitiveSession",
+  rateLimits: [{ action: "emailSends", per: "user" }],
   body: deletionRequestBody,
   response: { status: 200, description: "The link is on its way.", schema: deletionRequestedSchema },
   errors: [...SESSION_ERRORS, "invalid_request", "reverification_required", "rate_limited", "email_unavailable"],
@@ -234,6 +242,7 @@ export const requestDataExportOperation = defineOperation({
   description: "Builds a JSON export of everything stored about the user (no secrets, no private metadata) in the background and emails a single-use download link (24 hours). One pending request at a time.",
   tags: DATA_TAGS,
   auth: "session",
+  rateLimits: [{ action: "emailSends", per: "user" }],
   response: { status: 200, description: "The request.", schema: dataRequestSchema },
   errors: [...SESSION_ERRORS, "rate_limited"],
 });

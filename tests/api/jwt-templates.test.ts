@@ -340,14 +340,16 @@ describe("POST /_svc/auth/token/{templateName}", () => {
     }
   });
 
-  it("answers 401 without a session and 403 to a PENDING session", async () => {
+  it("answers 401 without a session and 403 session_pending to a PENDING session", async () => {
     const env = await newEnvironment();
     await createTemplate(env, { name: "gated", claims: { email: "{{user.email}}" } });
     expectError(await mint(env, "gated"), 401, "unauthorized");
     const { user, token } = await signedIn(env);
     await getDb().update(users).set({ emailVerifiedAt: null }).where(eq(users.id, user.id));
     const res = await mint(env, "gated", token);
-    expectError(res, 403, "forbidden");
+    // CONTRACT §4: a PENDING session gets session_pending naming its gate (it was a bare `forbidden`).
+    expectError(res, 403, "session_pending");
+    expect(res.body.properties.currentGate).toEqual({ key: "EMAIL_VERIFICATION" });
     expect(res.text).not.toContain("accessToken");
   });
 

@@ -204,12 +204,14 @@ describe("POST /_svc/auth/token", () => {
     expectError(await refresh(env, expired.token), 401, "unauthorized");
   });
 
-  it("answers 403 forbidden to a PENDING session (email not yet verified)", async () => {
+  it("answers 403 session_pending with the gate to a PENDING session (email not yet verified)", async () => {
     const env = await newEnvironment();
     const { user, token } = await signedIn(env);
     await getDb().update(users).set({ emailVerifiedAt: null }).where(eq(users.id, user.id));
     const res = await refresh(env, token);
-    expectError(res, 403, "forbidden");
+    // CONTRACT §4: session_pending with properties.currentGate (it was a bare `forbidden`).
+    expectError(res, 403, "session_pending");
+    expect(res.body.properties.currentGate).toEqual({ key: "EMAIL_VERIFICATION" });
     expect(res.body.detail).toMatch(/pending/i);
     expect(res.text).not.toContain("accessToken");
   });

@@ -5,7 +5,8 @@ import { sessions } from "@/db/schema";
 import { createSecretKey, revokeSecretKey } from "@/lib/environments/api-keys";
 import { createEnvironment } from "@/lib/environments/create-environment";
 import { findEnvironment } from "@/lib/environments/context";
-import { createSession } from "@/lib/sessions/create-session";
+import { establishSession } from "@/lib/sessions/establish-session";
+import { getUserOrThrow } from "@/lib/users/get-user";
 import type { ServerUser } from "@/lib/users/schemas";
 import { serverApi, type ServerApi } from "./api";
 
@@ -23,11 +24,15 @@ export function uniqueEmail(tag = "user"): string {
   return `${tag}-${counter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 }
 
-/** Opens a real session row for a user, as sign-in will (issue 3). */
+/** Opens a real session for a user through establishSession, as a password sign-in does. */
 export async function openSession(environmentId: string, userId: string) {
   const environment = await findEnvironment(getDb(), environmentId);
   if (!environment) throw new Error("no such environment");
-  return createSession(getDb(), environment, userId, { userAgent: "vitest", ipAddress: "127.0.0.1" });
+  const user = await getUserOrThrow(getDb(), environmentId, userId);
+  const context = { requestId: "fixture", ip: "127.0.0.1", userAgent: "vitest", origin: null, host: null, acceptsHtml: false };
+  const result = await establishSession(getDb(), environment, user, { methods: ["pwd"] }, context);
+  if (result.kind !== "session" && result.kind !== "pending_gates") throw new Error(`no session: ${result.kind}`);
+  return { session: result.grant.session, token: result.grant.token };
 }
 
 export const STRONG_PASSWORD = "correct horse battery staple";

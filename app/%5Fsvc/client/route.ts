@@ -1,14 +1,7 @@
-import { getDb } from "@/db/client";
-import { bootProbeOperation } from "@/lib/auth/operations";
-import { corsHeaders } from "@/lib/http/cors";
-import { clientPreflight, publicRoute } from "@/lib/http/route";
-import { bootProbe } from "@/lib/sessions/boot-probe";
+import { clientPreflight, route } from "@/lib/http/route";
+import { bootProbeEndpoint } from "@/lib/auth/endpoints";
 
 // GET /_svc/client — boot probe: always 200, `authenticated` says whether a session is live
-export const GET = publicRoute(bootProbeOperation, async ({ request, responseHeaders }) => {
-  const { environment, body } = await bootProbe(getDb(), request);
-  for (const [name, value] of Object.entries(corsHeaders(request, environment))) responseHeaders.set(name, value);
-  return body;
-});
+export const GET = route(bootProbeEndpoint);
 
 export const OPTIONS = clientPreflight;

@@ -17,7 +17,7 @@ import { dateTimeFormat } from "@/lib/hosted/format-date";
 import { loadHostedPage } from "@/lib/hosted/hosted-context";
 import { format } from "@/lib/hosted/i18n/messages";
 import { hostedMetadata, type HostedPageProps } from "@/lib/hosted/page-metadata";
-import { hostedHref, searchParam, tenantFromSearch } from "@/lib/hosted/tenant";
+import { hostedHref, searchParam, hostedFlowFromSearch } from "@/lib/hosted/hosted-flow";
 import { sessionState } from "@/lib/sessions/gates";
 import { listMySessions } from "@/lib/sessions/my-sessions";
 import { listDataRequests } from "@/lib/users/data-requests";
@@ -28,12 +28,12 @@ export const generateMetadata = (props: HostedPageProps) => hostedMetadata(props
 // GET /account — profile, email addresses, password, sessions and deletion for the signed-in user.
 export default async function AccountPage({ searchParams }: HostedPageProps) {
   const search = await searchParams;
-  const tenant = tenantFromSearch(search);
-  const context = await loadHostedPage(tenant.publishableKey);
+  const flow = hostedFlowFromSearch(search);
+  const context = await loadHostedPage(flow.publishableKey);
   const { t, environment, session, branding, locale } = context;
-  if (!session) redirect(hostedHref("/sign-in", { ...tenant, redirectUrl: "/account" }));
+  if (!session) redirect(hostedHref("/sign-in", { ...flow, redirectUrl: "/account" }));
   const state = await sessionState(getDb(), environment, session.user, session.session.id);
-  if (state.status === "PENDING") redirect(nextStepUrl(environment, state, tenant));
+  if (state.status === "PENDING") redirect(nextStepUrl(environment, state, flow));
 
   const { user } = session;
   const [addresses, sessions, dataRequests] = await Promise.all([
@@ -41,30 +41,30 @@ export default async function AccountPage({ searchParams }: HostedPageProps) {
     listMySessions(getDb(), session),
     listDataRequests(getDb(), session),
   ]);
-  const backTo = backToAppUrl(environment, tenant);
+  const backTo = backToAppUrl(environment, flow);
   return (
-    <HostedShell context={context} returnTo={hostedHref("/account", tenant)} wide>
+    <HostedShell context={context} returnTo={hostedHref("/account", flow)} wide>
       <Card level={1} title={t.account.title} lead={<p>{format(t.account.lead, { app: branding.applicationName, email: user.email ?? "" })}</p>}>
         {backTo ? <TextLink href={backTo}>{format(t.account.continueToApp, { app: branding.applicationName })}</TextLink> : null}
       </Card>
-      {searchParam(search, "reverify") ? <ReverifySection t={t} tenant={tenant} email={user.email} /> : null}
+      {searchParam(search, "reverify") ? <ReverifySection t={t} flow={flow} email={user.email} /> : null}
       {searchParam(search, "reverified") ? (
         <Alert tone="success" role="status">
           {t.account.reverify.done}
         </Alert>
       ) : null}
-      <ProfileSection t={t} tenant={tenant} user={user} />
-      <EmailAddressesSection t={t} tenant={tenant} addresses={addresses.items} />
+      <ProfileSection t={t} flow={flow} user={user} />
+      <EmailAddressesSection t={t} flow={flow} addresses={addresses.items} />
       <PasswordSection
         t={t}
-        tenant={tenant}
+        flow={flow}
         hasPassword={passwordStatus(session).hasPassword}
         email={user.email}
         minLength={environment.settings.passwordPolicy.minLength}
       />
-      <SessionsSection t={t} tenant={tenant} locale={locale} sessions={sessions.items} />
-      <DataExportSection t={t} tenant={tenant} appName={branding.applicationName} dates={dateTimeFormat(locale)} requests={dataRequests.items} />
-      {user.email ? <DeleteAccountSection t={t} tenant={tenant} email={user.email} /> : null}
+      <SessionsSection t={t} flow={flow} locale={locale} sessions={sessions.items} />
+      <DataExportSection t={t} flow={flow} appName={branding.applicationName} dates={dateTimeFormat(locale)} requests={dataRequests.items} />
+      {user.email ? <DeleteAccountSection t={t} flow={flow} email={user.email} /> : null}
     </HostedShell>
   );
 }

@@ -7,21 +7,21 @@ import { continueUrlForSession } from "@/lib/hosted/continue-url";
 import { loadHostedPage } from "@/lib/hosted/hosted-context";
 import { format } from "@/lib/hosted/i18n/messages";
 import { hostedMetadata, type HostedPageProps } from "@/lib/hosted/page-metadata";
-import { hostedHref, tenantFromSearch } from "@/lib/hosted/tenant";
+import { hostedHref, hostedFlowFromSearch } from "@/lib/hosted/hosted-flow";
 
 export const generateMetadata = (props: HostedPageProps) => hostedMetadata(props, (t) => t.signUp.title);
 
 // GET /sign-up?redirect_url=&pk= — name, email, password, and consent / CAPTCHA when the environment asks for them.
 export default async function SignUpPage({ searchParams }: HostedPageProps) {
-  const tenant = tenantFromSearch(await searchParams);
-  const context = await loadHostedPage(tenant.publishableKey);
-  if (context.session) redirect(await continueUrlForSession(context.environment, context.session, tenant));
+  const flow = hostedFlowFromSearch(await searchParams);
+  const context = await loadHostedPage(flow.publishableKey);
+  if (context.session) redirect(await continueUrlForSession(context.environment, context.session, flow));
   const { t, branding, environment } = context;
   return (
-    <HostedShell context={context} returnTo={hostedHref("/sign-up", tenant)}>
+    <HostedShell context={context} returnTo={hostedHref("/sign-up", flow)}>
       <Card level={1} title={t.signUp.title} lead={<p>{format(t.signUp.lead, { app: branding.applicationName })}</p>}>
         {environment.settings.signUp.enabled ? (
-          <SignUpForm t={t} tenant={tenant} settings={environment.settings} />
+          <SignUpForm t={t} flow={flow} settings={environment.settings} />
         ) : (
           <Alert tone="error">{t.errors.signUpClosed}</Alert>
         )}

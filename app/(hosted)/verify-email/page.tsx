@@ -10,37 +10,37 @@ import { nextStepUrl } from "@/lib/hosted/continue-url";
 import { loadHostedPage } from "@/lib/hosted/hosted-context";
 import { format } from "@/lib/hosted/i18n/messages";
 import { hostedMetadata, type HostedPageProps } from "@/lib/hosted/page-metadata";
-import { hostedHref, tenantFromSearch } from "@/lib/hosted/tenant";
+import { hostedHref, hostedFlowFromSearch } from "@/lib/hosted/hosted-flow";
 import { sessionState } from "@/lib/sessions/gates";
 
 export const generateMetadata = (props: HostedPageProps) => hostedMetadata(props, (t) => t.verifyEmail.title);
 
 // GET /verify-email — the EMAIL_VERIFICATION gate: email a link, open it, continue.
 export default async function VerifyEmailPage({ searchParams }: HostedPageProps) {
-  const tenant = tenantFromSearch(await searchParams);
-  const context = await loadHostedPage(tenant.publishableKey);
+  const flow = hostedFlowFromSearch(await searchParams);
+  const context = await loadHostedPage(flow.publishableKey);
   const { t, environment, session } = context;
-  if (!session) redirect(hostedHref("/sign-in", tenant));
+  if (!session) redirect(hostedHref("/sign-in", flow));
   const state = await sessionState(getDb(), environment, session.user, session.session.id);
   const open = state.gates.some((gate) => gate.key === "EMAIL_VERIFICATION");
   return (
-    <HostedShell context={context} returnTo={hostedHref("/verify-email", tenant)}>
+    <HostedShell context={context} returnTo={hostedHref("/verify-email", flow)}>
       <Card
         level={1}
         title={t.verifyEmail.title}
         lead={open ? <p>{format(t.verifyEmail.lead, { email: session.user.email ?? "" })}</p> : null}
       >
         {open ? (
-          <VerifyEmailForms t={t} tenant={tenant} />
+          <VerifyEmailForms t={t} flow={flow} />
         ) : (
           // Already verified (say, the link was opened in another tab): say so and offer the way on.
           <Alert tone="success">
             <p>
-              {t.verifyEmail.verified} <TextLink href={nextStepUrl(environment, state, tenant)}>{t.common.continue}</TextLink>
+              {t.verifyEmail.verified} <TextLink href={nextStepUrl(environment, state, flow)}>{t.common.continue}</TextLink>
             </p>
           </Alert>
         )}
-        <SignOutForm tenant={tenant} label={t.common.signOut} />
+        <SignOutForm flow={flow} label={t.common.signOut} />
       </Card>
     </HostedShell>
   );

@@ -1,6 +1,6 @@
 import { requestDataExportAction } from "@/lib/hosted/actions/data-export";
 import { format, type Messages } from "@/lib/hosted/i18n/messages";
-import { tenantFields, type Tenant } from "@/lib/hosted/tenant";
+import { hostedFlowFields, type HostedFlow } from "@/lib/hosted/hosted-flow";
 import { ActionForm } from "@/components/ui/action-form";
 import { Card } from "@/components/ui/card";
 import { FormActions } from "@/components/ui/form-actions";
@@ -16,14 +16,14 @@ interface DataRequestItem {
 
 interface DataExportSectionProps {
   t: Messages;
-  tenant: Tenant;
+  flow: HostedFlow;
   appName: string;
   dates: Intl.DateTimeFormat;
   requests: DataRequestItem[];
 }
 
 /** "Download my data": request a JSON copy (emailed as a one-time link) and see earlier requests. */
-export function DataExportSection({ t, tenant, appName, dates, requests }: DataExportSectionProps) {
+export function DataExportSection({ t, flow, appName, dates, requests }: DataExportSectionProps) {
   const copy = t.account.data;
   return (
     <Card title={copy.title} lead={<p>{format(copy.lead, { app: appName })}</p>} id="data-export">
@@ -42,7 +42,7 @@ export function DataExportSection({ t, tenant, appName, dates, requests }: DataE
           </ul>
         </>
       ) : null}
-      <ActionForm action={requestDataExportAction} hidden={tenantFields(tenant)} aria-label={copy.title}>
+      <ActionForm action={requestDataExportAction} hidden={hostedFlowFields(flow)} aria-label={copy.title}>
         <FormStatus />
         <FormActions>
           <SubmitButton variant="secondary">{copy.request}</SubmitButton>

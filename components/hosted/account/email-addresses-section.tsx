@@ -1,6 +1,6 @@
 import { addEmailAddressAction, emailAddressAction } from "@/lib/hosted/actions/email-addresses";
 import { format, type Messages } from "@/lib/hosted/i18n/messages";
-import { tenantFields, type Tenant } from "@/lib/hosted/tenant";
+import { hostedFlowFields, type HostedFlow } from "@/lib/hosted/hosted-flow";
 import { ActionForm } from "@/components/ui/action-form";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
@@ -18,11 +18,11 @@ interface EmailAddress {
 }
 
 /** The address list (one form; each button posts its own intent) and the add form. */
-export function EmailAddressesSection({ t, tenant, addresses }: { t: Messages; tenant: Tenant; addresses: EmailAddress[] }) {
+export function EmailAddressesSection({ t, flow, addresses }: { t: Messages; flow: HostedFlow; addresses: EmailAddress[] }) {
   const copy = t.account.emails;
   return (
     <Card title={copy.title} id="email-addresses">
-      <ActionForm action={emailAddressAction} hidden={tenantFields(tenant)} aria-label={copy.title}>
+      <ActionForm action={emailAddressAction} hidden={hostedFlowFields(flow)} aria-label={copy.title}>
         <ul className={styles.list}>
           {addresses.map((address) => (
             <li key={address.id} className={styles.item} data-testid="email-address">
@@ -56,7 +56,7 @@ export function EmailAddressesSection({ t, tenant, addresses }: { t: Messages; t
         <FormStatus />
       </ActionForm>
       <h3 className={styles.subheading}>{copy.addTitle}</h3>
-      <ActionForm action={addEmailAddressAction} hidden={tenantFields(tenant)} aria-label={copy.addTitle}>
+      <ActionForm action={addEmailAddressAction} hidden={hostedFlowFields(flow)} aria-label={copy.addTitle}>
         <TextField name="email" type="email" label={t.fields.email} autoComplete="email" spellCheck={false} autoCapitalize="none" required />
         <FormStatus />
         <FormActions>

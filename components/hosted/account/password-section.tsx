@@ -1,6 +1,6 @@
 import { changePasswordAction } from "@/lib/hosted/actions/password";
 import type { Messages } from "@/lib/hosted/i18n/messages";
-import { tenantFields, type Tenant } from "@/lib/hosted/tenant";
+import { hostedFlowFields, type HostedFlow } from "@/lib/hosted/hosted-flow";
 import { ActionForm } from "@/components/ui/action-form";
 import { Card } from "@/components/ui/card";
 import { FormStatus } from "@/components/ui/form-status";
@@ -11,18 +11,18 @@ import { FormActions } from "@/components/ui/form-actions";
 
 interface PasswordSectionProps {
   t: Messages;
-  tenant: Tenant;
+  flow: HostedFlow;
   hasPassword: boolean;
   email: string | null;
   minLength: number;
 }
 
 /** Change the password (current + new), or set a first one. */
-export function PasswordSection({ t, tenant, hasPassword, email, minLength }: PasswordSectionProps) {
+export function PasswordSection({ t, flow, hasPassword, email, minLength }: PasswordSectionProps) {
   const copy = t.account.password;
   return (
     <Card title={copy.title} lead={<p>{hasPassword ? copy.changeLead : copy.setLead}</p>} id="password">
-      <ActionForm action={changePasswordAction} hidden={tenantFields(tenant)} aria-label={copy.title}>
+      <ActionForm action={changePasswordAction} hidden={hostedFlowFields(flow)} aria-label={copy.title}>
         {/* Not posted: tells password managers which account the new password belongs to. */}
         <input type="email" autoComplete="username" defaultValue={email ?? ""} hidden readOnly aria-hidden="true" tabIndex={-1} />
         {hasPassword ? <TextField name="currentPassword" type="password" label={t.fields.currentPassword} autoComplete="current-password" required /> : null}

@@ -1,6 +1,6 @@
 import { updateProfileAction } from "@/lib/hosted/actions/profile";
 import { LOCALES, messagesFor, type Messages } from "@/lib/hosted/i18n/messages";
-import { tenantFields, type Tenant } from "@/lib/hosted/tenant";
+import { hostedFlowFields, type HostedFlow } from "@/lib/hosted/hosted-flow";
 import { ActionForm } from "@/components/ui/action-form";
 import { Card } from "@/components/ui/card";
 import { FormStatus } from "@/components/ui/form-status";
@@ -12,18 +12,18 @@ import styles from "./account.module.css";
 
 interface ProfileSectionProps {
   t: Messages;
-  tenant: Tenant;
+  flow: HostedFlow;
   user: { firstName: string | null; lastName: string | null; locale: string | null };
 }
 
-export function ProfileSection({ t, tenant, user }: ProfileSectionProps) {
+export function ProfileSection({ t, flow, user }: ProfileSectionProps) {
   const localeOptions = [
     { value: "", label: t.account.profile.localeAutomatic },
     ...LOCALES.map((locale) => ({ value: locale, label: messagesFor(locale).languageName, lang: locale })),
   ];
   return (
     <Card title={t.account.profile.title}>
-      <ActionForm action={updateProfileAction} hidden={tenantFields(tenant)}>
+      <ActionForm action={updateProfileAction} hidden={hostedFlowFields(flow)}>
         <div className={styles.columns}>
           <TextField name="firstName" label={t.fields.firstName} autoComplete="given-name" defaultValue={user.firstName ?? ""} />
           <TextField name="lastName" label={t.fields.lastName} autoComplete="family-name" defaultValue={user.lastName ?? ""} />

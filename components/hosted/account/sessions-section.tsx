@@ -2,7 +2,7 @@ import { sessionsAction } from "@/lib/hosted/actions/sessions";
 import { describeDevice } from "@/lib/hosted/describe-device";
 import { dateTimeFormat } from "@/lib/hosted/format-date";
 import { format, type Locale, type Messages } from "@/lib/hosted/i18n/messages";
-import { tenantFields, type Tenant } from "@/lib/hosted/tenant";
+import { hostedFlowFields, type HostedFlow } from "@/lib/hosted/hosted-flow";
 import { ActionForm } from "@/components/ui/action-form";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
@@ -22,13 +22,13 @@ interface SessionItem {
 
 interface SessionsSectionProps {
   t: Messages;
-  tenant: Tenant;
+  flow: HostedFlow;
   locale: Locale;
   sessions: SessionItem[];
 }
 
 /** Where the person is signed in, with "sign out" per other device, everywhere else, and here. */
-export function SessionsSection({ t, tenant, locale, sessions }: SessionsSectionProps) {
+export function SessionsSection({ t, flow, locale, sessions }: SessionsSectionProps) {
   const copy = t.account.sessions;
   const dates = dateTimeFormat(locale);
   const deviceName = (userAgent: string | null) => {
@@ -38,7 +38,7 @@ export function SessionsSection({ t, tenant, locale, sessions }: SessionsSection
   const others = sessions.filter((session) => !session.current).length;
   return (
     <Card title={copy.title} lead={<p>{copy.lead}</p>} id="sessions">
-      <ActionForm action={sessionsAction} hidden={tenantFields(tenant)} aria-label={copy.title}>
+      <ActionForm action={sessionsAction} hidden={hostedFlowFields(flow)} aria-label={copy.title}>
         <ul className={styles.list}>
           {sessions.map((session) => (
             <li key={session.id} className={styles.item} data-testid="session" data-current={session.current || undefined}>
@@ -70,7 +70,7 @@ export function SessionsSection({ t, tenant, locale, sessions }: SessionsSection
           </FormActions>
         ) : null}
       </ActionForm>
-      <SignOutForm tenant={tenant} label={copy.signOutHere} variant="secondary" />
+      <SignOutForm flow={flow} label={copy.signOutHere} variant="secondary" />
     </Card>
   );
 }

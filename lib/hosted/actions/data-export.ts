@@ -1,19 +1,18 @@
 "use server";
 
 import { refresh } from "next/cache";
-import { getDb } from "@/db/client";
-import { enforceRateLimit } from "../../rate-limit/enforce";
-import { requestDataExport } from "../../users/data-requests";
-import { requestDataExportOperation } from "../../users/me-operations";
+import { requestDataExportEndpoint } from "../../users/me-endpoints";
 import { successState, type FormState } from "../form-state";
-import { runSessionAction } from "../run-action";
+import { runOperationAction } from "../run-action";
 
-/** "Request my data": the lib builds the export in the background and emails a one-time download link. */
+/** "Request my data": the export is built in the background and a one-time download link emailed. */
 export async function requestDataExportAction(_state: FormState, form: FormData): Promise<FormState> {
-  return runSessionAction(form, requestDataExportOperation, () => ({ fields: [] }), async (context) => {
-    await enforceRateLimit(getDb(), context.environment, "emailSends", context.request, context.session.user.id);
-    await requestDataExport(getDb(), context.environment, context.session, context.actor);
-    refresh();
-    return successState(context.t.account.data.requested);
+  return runOperationAction(form, requestDataExportEndpoint, {
+    describe: () => ({ fields: [] }),
+    input: () => ({}),
+    then: async (_result, context) => {
+      refresh();
+      return successState(context.t.account.data.requested);
+    },
   });
 }

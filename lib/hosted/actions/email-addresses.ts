@@ -1,41 +1,27 @@
 "use server";
 
 import { refresh } from "next/cache";
-import { getDb } from "@/db/client";
-import { enforceRateLimit } from "../../rate-limit/enforce";
-import {
-  addEmailAddress,
-  addEmailAddressBody,
-  emailAddressParams,
-  promoteEmailAddress,
-  removeEmailAddress,
-  resendEmailAddressVerification,
-} from "../../users/email-addresses";
-import {
-  addEmailAddressOperation,
-  promoteEmailAddressOperation,
-  removeEmailAddressOperation,
-  resendEmailAddressOperation,
-} from "../../users/me-operations";
-import { formText, messageErrorState, successState, type FormState } from "../form-state";
 import { format } from "../i18n/messages";
-import { runSessionAction } from "../run-action";
+import {
+  addEmailAddressEndpoint,
+  promoteEmailAddressEndpoint,
+  removeEmailAddressEndpoint,
+  resendEmailAddressEndpoint,
+} from "../../users/me-endpoints";
+import { formText, messageErrorState, successState, type FormState } from "../form-state";
+import { runHostedAction, runOperationAction } from "../run-action";
 
-/** Adds an address; the lib emails it a verification link. */
+/** Adds an address; the operation emails it a verification link. */
 export async function addEmailAddressAction(_state: FormState, form: FormData): Promise<FormState> {
   const values = { email: formText(form, "email") };
-  return runSessionAction(
-    form,
-    addEmailAddressOperation,
-    (t) => ({ fields: ["email"], values, messages: { invalid_request: t.account.emails.tooMany }, codeFields: { identifier_exists: "email" } }),
-    async (context) => {
-      const { email } = addEmailAddressBody.parse(values);
-      await enforceRateLimit(getDb(), context.environment, "emailSends", context.request, context.session.user.id);
-      const added = await addEmailAddress(getDb(), context.environment, context.session, email, context.actor);
+  return runOperationAction(form, addEmailAddressEndpoint, {
+    describe: (t) => ({ fields: ["email"], values, messages: { invalid_request: t.account.emails.tooMany }, codeFields: { identifier_exists: "email" } }),
+    input: () => ({ body: values }),
+    then: async (added, context) => {
       refresh();
       return successState(format(context.t.account.emails.added, { email: added.email }));
     },
-  );
+  });
 }
 
 const INTENT = /^(resend|promote|remove):(.+)$/;
@@ -43,39 +29,35 @@ const INTENT = /^(resend|promote|remove):(.+)$/;
 /**
  * One form around the address list: each row's buttons post `intent=<verb>:<id>`,
  * so the outcome is announced in one place that stays on the page even when the
- * row itself disappears. Each verb keeps its Client API auth level.
+ * row itself disappears. Each verb runs its own Client API operation.
  */
 export async function emailAddressAction(_state: FormState, form: FormData): Promise<FormState> {
-  const [, verb, rawId = ""] = INTENT.exec(formText(form, "intent")) ?? [];
-  const operation =
-    verb === "remove" ? removeEmailAddressOperation : verb === "promote" ? promoteEmailAddressOperation : resendEmailAddressOperation;
-  return runSessionAction(
-    form,
-    operation,
-    (t) => ({
-      fields: [],
-      messages: {
-        invalid_request: verb === "remove" ? t.account.emails.primaryStays : verb === "promote" ? t.account.emails.verifyFirst : t.account.emails.alreadyVerified,
-      },
-    }),
-    async (context) => {
-      const { t, environment, session, actor } = context;
-      if (!verb) return messageErrorState(t.errors.generic);
-      const { emailAddressId } = emailAddressParams.parse({ emailAddressId: rawId });
-      let message: string;
-      if (verb === "resend") {
-        await enforceRateLimit(getDb(), environment, "emailSends", context.request, session.user.id);
-        const address = await resendEmailAddressVerification(getDb(), environment, session, emailAddressId);
-        message = format(t.account.emails.resent, { email: address.email });
-      } else if (verb === "promote") {
-        const address = await promoteEmailAddress(getDb(), environment, session, emailAddressId, actor);
-        message = format(t.account.emails.promoted, { email: address.email });
-      } else {
-        await removeEmailAddress(getDb(), environment, session, emailAddressId, actor);
-        message = t.account.emails.removed;
-      }
-      refresh();
-      return successState(message);
-    },
-  );
+  const [, verb, emailAddressId = ""] = INTENT.exec(formText(form, "intent")) ?? [];
+  const input = () => ({ params: { emailAddressId } });
+  const done = async (message: string) => {
+    refresh();
+    return successState(message);
+  };
+  switch (verb) {
+    case "resend":
+      return runOperationAction(form, resendEmailAddressEndpoint, {
+        describe: (t) => ({ fields: [], messages: { invalid_request: t.account.emails.alreadyVerified } }),
+        input,
+        then: (address, { t }) => done(format(t.account.emails.resent, { email: address.email })),
+      });
+    case "promote":
+      return runOperationAction(form, promoteEmailAddressEndpoint, {
+        describe: (t) => ({ fields: [], messages: { invalid_request: t.account.emails.verifyFirst } }),
+        input,
+        then: (address, { t }) => done(format(t.account.emails.promoted, { email: address.email })),
+      });
+    case "remove":
+      return runOperationAction(form, removeEmailAddressEndpoint, {
+        describe: (t) => ({ fields: [], messages: { invalid_request: t.account.emails.primaryStays } }),
+        input,
+        then: (_result, { t }) => done(t.account.emails.removed),
+      });
+    default:
+      return runHostedAction(form, () => ({ fields: [] }), async ({ t }) => messageErrorState(t.errors.generic));
+  }
 }

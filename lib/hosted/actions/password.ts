@@ -1,32 +1,23 @@
 "use server";
 
 import { refresh } from "next/cache";
-import { getDb } from "@/db/client";
-import { changePassword, changePasswordBody } from "../../auth/change-password";
-import { enforceRateLimit } from "../../rate-limit/enforce";
-import { changePasswordOperation } from "../../users/me-operations";
+import { changePasswordEndpoint } from "../../users/me-endpoints";
 import { formText, successState, type FormState } from "../form-state";
 import { format } from "../i18n/messages";
-import { runSessionAction } from "../run-action";
+import { runOperationAction } from "../run-action";
 
-/** Change (or first set) the password; the lib signs out every other session. */
+/** Change (or first set) the password; the operation signs out every other session. */
 export async function changePasswordAction(_state: FormState, form: FormData): Promise<FormState> {
-  return runSessionAction(
-    form,
-    changePasswordOperation,
-    (t) => ({
+  return runOperationAction(form, changePasswordEndpoint, {
+    describe: (t) => ({
       fields: ["currentPassword", "newPassword"],
       messages: { invalid_credentials: t.account.password.wrongCurrent },
       codeFields: { invalid_credentials: "currentPassword" },
     }),
-    async (context) => {
-      // Same throttle as the Client API: a stolen session must not become a password oracle.
-      await enforceRateLimit(getDb(), context.environment, "signIn", context.request, context.session.user.id);
-      const current = formText(form, "currentPassword");
-      const input = changePasswordBody.parse({ currentPassword: current || undefined, newPassword: formText(form, "newPassword") });
-      const result = await changePassword(getDb(), context.environment, context.session, input, context.actor);
+    input: () => ({ body: { currentPassword: formText(form, "currentPassword") || undefined, newPassword: formText(form, "newPassword") } }),
+    then: async (result, context) => {
       refresh();
-      return successState(format(context.t.account.password.changed, { count: result.revokedSessions }));
+      return successState(format(context.t.account.password.changed, { count: result.revokedSessions ?? 0 }));
     },
-  );
+  });
 }

@@ -1,20 +1,19 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { getDb } from "@/db/client";
-import { signOut } from "../../auth/sign-out";
+import { logoutEndpoint } from "../../auth/endpoints";
 import type { FormState } from "../form-state";
-import { applySetCookies } from "../response-cookies";
-import { runHostedAction } from "../run-action";
-import { hostedHref } from "../tenant";
+import { hostedHref } from "../hosted-flow";
+import { runOperationAction } from "../run-action";
 
 /**
- * "Sign out of this device": revokes this session, clears its cookies, back to
- * sign-in. Like POST /_svc/auth/logout it needs no live session: signing out twice is fine.
+ * "Sign out of this device": POST /_svc/auth/logout's twin — revokes this session,
+ * clears its cookies, back to sign-in. Signing out twice is fine.
  */
 export async function signOutAction(_state: FormState, form: FormData): Promise<FormState> {
-  return runHostedAction(form, () => ({ fields: [] }), async (context) => {
-    await applySetCookies(await signOut(getDb(), context.session, context.request));
-    redirect(hostedHref("/sign-in", context.tenant));
+  return runOperationAction(form, logoutEndpoint, {
+    describe: () => ({ fields: [] }),
+    input: () => ({}),
+    then: async (_result, context) => redirect(hostedHref("/sign-in", context.flow)),
   });
 }

@@ -1,13 +1,11 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { getDb } from "@/db/client";
-import { signUpBody } from "../../auth/schemas";
-import { beginSignUp } from "../../auth/sign-up";
+import { signUpEndpoint } from "../../auth/endpoints";
 import { rememberSignUp } from "../flow-cookies";
 import { formText, type FormState } from "../form-state";
-import { runHostedAction } from "../run-action";
-import { hostedHref } from "../tenant";
+import { hostedHref } from "../hosted-flow";
+import { runOperationAction } from "../run-action";
 
 /** The CAPTCHA answer: Turnstile's widget posts `cf-turnstile-response`; the test provider's field is `captchaToken`. */
 function captchaAnswer(form: FormData): string | undefined {
@@ -18,16 +16,15 @@ function captchaAnswer(form: FormData): string | undefined {
 export async function signUpAction(_state: FormState, form: FormData): Promise<FormState> {
   const values = { name: formText(form, "name"), email: formText(form, "email") };
   const fields = ["name", "email", "password", "legalConsentAccepted", "captchaToken"];
-  return runHostedAction(
-    form,
-    (t) => ({
+  return runOperationAction(form, signUpEndpoint, {
+    describe: (t) => ({
       fields,
       values,
       messages: { forbidden: t.errors.signUpClosed, legal_consent_required: t.errors.consentMissing },
       codeFields: { legal_consent_required: "legalConsentAccepted", identifier_exists: "email" },
     }),
-    async (context) => {
-      const input = signUpBody.parse({
+    input: (context) => ({
+      body: {
         email: values.email,
         password: formText(form, "password"),
         name: values.name.trim() || undefined,
@@ -35,15 +32,16 @@ export async function signUpAction(_state: FormState, form: FormData): Promise<F
         captchaToken: captchaAnswer(form),
         // The code email and the new account use the language the person is reading.
         locale: context.locale,
-      });
-      const started = await beginSignUp(getDb(), context.environment, input, context.request);
+      },
+    }),
+    then: async (started, context) => {
       await rememberSignUp(context.request, {
         environmentId: context.environment.id,
         token: started.token,
         email: started.email,
         sentAt: Math.floor(Date.now() / 1000),
       });
-      redirect(hostedHref("/verify-code", context.tenant));
+      redirect(hostedHref("/verify-code", context.flow));
     },
-  );
+  });
 }

@@ -1,44 +1,50 @@
 "use server";
 
-import { redirect } from "next/navigation";
-import { getDb } from "@/db/client";
-import { verifySignUpBody } from "../../auth/schemas";
-import { resendSignUpCode, verifySignUp } from "../../auth/sign-up";
-import { nextStepUrl } from "../continue-url";
-import { forgetSignUp, pendingSignUp, rememberSignUp, RESEND_COOLDOWN_SECONDS, resendCooldown } from "../flow-cookies";
+import { resendSignUpEndpoint, verifySignUpEndpoint } from "../../auth/endpoints";
+import { continueAfterSignIn } from "../continue-url";
+import { forgetSignUp, pendingSignUp, rememberSignUp, RESEND_COOLDOWN_SECONDS, resendCooldown, type PendingSignUp } from "../flow-cookies";
 import { fieldErrorState } from "../form-errors";
 import { formText, messageErrorState, successState, type FormState } from "../form-state";
 import { format } from "../i18n/messages";
-import { applySetCookies } from "../response-cookies";
-import { runHostedAction } from "../run-action";
+import { runOperationAction } from "../run-action";
 
 /** The emailed 6-digit code: creates the account and signs it in. */
 export async function verifyCodeAction(_state: FormState, form: FormData): Promise<FormState> {
-  return runHostedAction(form, () => ({ fields: ["code"], codeFields: { invalid_code: "code" } }), async (context) => {
-    const pending = await pendingSignUp(context.environment.id);
-    if (!pending) return fieldErrorState("code", context.t.errors.signUpExpired);
-    // People paste codes with spaces ("123 456"); the code itself is digits only.
-    const code = formText(form, "code").replace(/\s+/g, "");
-    // An empty submit is a slip, not a guess: it must not use up one of the code's attempts.
-    if (!code) return fieldErrorState("code", context.t.errors.required);
-    const input = verifySignUpBody.parse({ token: pending.token, code });
-    const established = await verifySignUp(getDb(), context.environment, input, context.request, { isNative: false });
-    await applySetCookies(established.cookies);
-    await forgetSignUp();
-    redirect(nextStepUrl(context.environment, established.body.session, context.tenant));
+  // People paste codes with spaces ("123 456"); the code itself is digits only.
+  const code = formText(form, "code").replace(/\s+/g, "");
+  let pending: PendingSignUp | null = null;
+  return runOperationAction(form, verifySignUpEndpoint, {
+    describe: () => ({ fields: ["code"], codeFields: { invalid_code: "code" } }),
+    before: async (context) => {
+      pending = await pendingSignUp(context.environment.id);
+      if (!pending) return fieldErrorState("code", context.t.errors.signUpExpired);
+      // An empty submit is a slip, not a guess: it must not use up one of the code's attempts.
+      if (!code) return fieldErrorState("code", context.t.errors.required);
+      return null;
+    },
+    input: () => ({ body: { token: pending?.token ?? "", code } }),
+    then: async (result, context) => {
+      await forgetSignUp();
+      return continueAfterSignIn(result, context);
+    },
   });
 }
 
-/** "Send a new code", at most once per cooldown; the lib caps the number of resends. */
+/** "Send a new code", at most once per cooldown; the operation caps the number of resends. */
 export async function resendCodeAction(_state: FormState, form: FormData): Promise<FormState> {
-  return runHostedAction(form, () => ({ fields: [] }), async (context) => {
-    const { t } = context;
-    const pending = await pendingSignUp(context.environment.id);
-    if (!pending) return messageErrorState(t.errors.signUpExpired);
-    const wait = resendCooldown(pending);
-    if (wait > 0) return messageErrorState(format(t.verifyCode.tooEarly, { seconds: wait }), { cooldownSeconds: wait });
-    await resendSignUpCode(getDb(), context.environment, pending.token, context.request);
-    await rememberSignUp(context.request, { ...pending, sentAt: Math.floor(Date.now() / 1000) });
-    return successState(format(t.verifyCode.resent, { email: pending.email }), { cooldownSeconds: RESEND_COOLDOWN_SECONDS });
+  let pending: PendingSignUp | null = null;
+  return runOperationAction(form, resendSignUpEndpoint, {
+    describe: () => ({ fields: [] }),
+    before: async ({ t, environment }) => {
+      pending = await pendingSignUp(environment.id);
+      if (!pending) return messageErrorState(t.errors.signUpExpired);
+      const wait = resendCooldown(pending);
+      return wait > 0 ? messageErrorState(format(t.verifyCode.tooEarly, { seconds: wait }), { cooldownSeconds: wait }) : null;
+    },
+    input: () => ({ body: { token: pending?.token ?? "" } }),
+    then: async (_result, context) => {
+      if (pending) await rememberSignUp(context.request, { ...pending, sentAt: Math.floor(Date.now() / 1000) });
+      return successState(format(context.t.verifyCode.resent, { email: pending?.email ?? "" }), { cooldownSeconds: RESEND_COOLDOWN_SECONDS });
+    },
   });
 }

@@ -26,7 +26,9 @@ describe("assertPasswordAllowed", () => {
     expect(short?.code).toBe("password_too_weak");
     expect(short?.status).toBe(400);
     expect(short?.message).toBe("password must be at least 8 characters.");
-    expect(short?.fieldErrors).toEqual([{ field: "password", code: "password_too_weak", message: "must be at least 8 characters" }]);
+    expect(short?.fieldErrors).toEqual([
+      { field: "password", code: "password_too_weak", message: "must be at least 8 characters", params: { reason: "too_short", min: 8 } },
+    ]);
     expect((await refusal("x9!kq2#mx9!kq2#mz"))?.message).toBe("password must be at most 16 characters.");
   });
 

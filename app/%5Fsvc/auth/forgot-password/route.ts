@@ -1,11 +1,7 @@
-import { getDb } from "@/db/client";
-import { forgotPasswordOperation } from "@/lib/auth/operations";
-import { forgotPassword } from "@/lib/auth/password-reset";
-import { clientPreflight, clientRoute } from "@/lib/http/route";
+import { clientPreflight, route } from "@/lib/http/route";
+import { forgotPasswordEndpoint } from "@/lib/auth/endpoints";
 
 // POST /_svc/auth/forgot-password — email a reset code (always 200)
-export const POST = clientRoute(forgotPasswordOperation, ({ environment, body, request, requestId }) =>
-  forgotPassword(getDb(), environment, body.email, request, requestId),
-);
+export const POST = route(forgotPasswordEndpoint);
 
 export const OPTIONS = clientPreflight;

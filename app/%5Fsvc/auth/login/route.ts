@@ -1,12 +1,7 @@
-import { getDb } from "@/db/client";
-import { respondWithSession } from "@/lib/auth/establish-session";
-import { loginOperation } from "@/lib/auth/operations";
-import { signIn } from "@/lib/auth/sign-in";
-import { clientPreflight, clientRoute } from "@/lib/http/route";
+import { clientPreflight, route } from "@/lib/http/route";
+import { loginEndpoint } from "@/lib/auth/endpoints";
 
 // POST /_svc/auth/login — sign in with email and password
-export const POST = clientRoute(loginOperation, async ({ environment, body, query, request, responseHeaders }) =>
-  respondWithSession(responseHeaders, await signIn(getDb(), environment, body, request, { isNative: query._is_native })),
-);
+export const POST = route(loginEndpoint);
 
 export const OPTIONS = clientPreflight;

@@ -1,12 +1,7 @@
-import { getDb } from "@/db/client";
-import { logoutOperation } from "@/lib/auth/operations";
-import { signOut } from "@/lib/auth/sign-out";
-import { clientPreflight, clientRoute } from "@/lib/http/route";
+import { clientPreflight, route } from "@/lib/http/route";
+import { logoutEndpoint } from "@/lib/auth/endpoints";
 
 // POST /_svc/auth/logout — revoke this session and clear its cookies
-export const POST = clientRoute(logoutOperation, async ({ session, request, responseHeaders }) => {
-  for (const cookie of await signOut(getDb(), session, request)) responseHeaders.append("set-cookie", cookie);
-  return { status: "signed_out" };
-});
+export const POST = route(logoutEndpoint);
 
 export const OPTIONS = clientPreflight;

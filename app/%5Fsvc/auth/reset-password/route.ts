@@ -1,15 +1,7 @@
-import { getDb } from "@/db/client";
-import { respondWithSession } from "@/lib/auth/establish-session";
-import { resetPasswordOperation } from "@/lib/auth/operations";
-import { resetPassword } from "@/lib/auth/password-reset";
-import { clientPreflight, clientRoute } from "@/lib/http/route";
+import { clientPreflight, route } from "@/lib/http/route";
+import { resetPasswordEndpoint } from "@/lib/auth/endpoints";
 
 // POST /_svc/auth/reset-password — new password with the emailed code; signs in afresh
-export const POST = clientRoute(resetPasswordOperation, async ({ environment, body, query, request, requestId, responseHeaders }) =>
-  respondWithSession(
-    responseHeaders,
-    await resetPassword(getDb(), environment, body, request, { isNative: query._is_native, requestId }),
-  ),
-);
+export const POST = route(resetPasswordEndpoint);
 
 export const OPTIONS = clientPreflight;

@@ -1,13 +1,7 @@
-import { getDb } from "@/db/client";
-import { reverifyOperation } from "@/lib/auth/operations";
-import { clientPreflight, sessionRoute } from "@/lib/http/route";
-import { enforceRateLimit } from "@/lib/rate-limit/enforce";
-import { reverifySession } from "@/lib/sessions/reverification";
+import { clientPreflight, route } from "@/lib/http/route";
+import { reverifyEndpoint } from "@/lib/auth/endpoints";
 
-// POST /_svc/auth/reverify — prove the password again for sensitive operations
-export const POST = sessionRoute(reverifyOperation, async ({ environment, session, body, request, actor }) => {
-  await enforceRateLimit(getDb(), environment, "signIn", request, session.user.id);
-  return reverifySession(getDb(), environment, session, body.password, actor);
-});
+// POST /_svc/auth/reverify — prove a factor again for sensitive operations
+export const POST = route(reverifyEndpoint);
 
 export const OPTIONS = clientPreflight;

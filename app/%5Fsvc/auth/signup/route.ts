@@ -1,11 +1,7 @@
-import { getDb } from "@/db/client";
-import { signUpOperation } from "@/lib/auth/operations";
-import { beginSignUp } from "@/lib/auth/sign-up";
-import { clientPreflight, clientRoute } from "@/lib/http/route";
+import { clientPreflight, route } from "@/lib/http/route";
+import { signUpEndpoint } from "@/lib/auth/endpoints";
 
 // POST /_svc/auth/signup — begin sign-up: email a 6-digit code
-export const POST = clientRoute(signUpOperation, ({ environment, body, request }) =>
-  beginSignUp(getDb(), environment, body, request),
-);
+export const POST = route(signUpEndpoint);
 
 export const OPTIONS = clientPreflight;

@@ -1,13 +1,10 @@
-import { getDb } from "@/db/client";
-import { clientPreflight, sessionRoute } from "@/lib/http/route";
-import { getMeOperation, updateMeOperation } from "@/lib/users/me-operations";
-import { toClientUser } from "@/lib/users/serialize";
-import { updateMe } from "@/lib/users/update-me";
+import { clientPreflight, route } from "@/lib/http/route";
+import { getMeEndpoint, updateMeEndpoint } from "@/lib/users/me-endpoints";
 
 // GET /_svc/users/me — the signed-in user
-export const GET = sessionRoute(getMeOperation, async ({ session }) => toClientUser(session.user));
+export const GET = route(getMeEndpoint);
 
 // PATCH /_svc/users/me — names, locale, unsafe metadata
-export const PATCH = sessionRoute(updateMeOperation, ({ session, body, actor }) => updateMe(getDb(), session, body, actor));
+export const PATCH = route(updateMeEndpoint);
 
 export const OPTIONS = clientPreflight;

@@ -1,11 +1,7 @@
-import { getDb } from "@/db/client";
-import { acceptLegalOperation } from "@/lib/auth/operations";
-import { clientPreflight, sessionRoute } from "@/lib/http/route";
-import { acceptLegalDocuments } from "@/lib/legal/accept-legal-documents";
+import { clientPreflight, route } from "@/lib/http/route";
+import { acceptLegalEndpoint } from "@/lib/auth/endpoints";
 
 // POST /_svc/auth/legal/accept — accept the current legal documents (clears LEGAL_ACCEPTANCE)
-export const POST = sessionRoute(acceptLegalOperation, ({ environment, session, request, actor }) =>
-  acceptLegalDocuments(getDb(), environment, session, request, actor),
-);
+export const POST = route(acceptLegalEndpoint);
 
 export const OPTIONS = clientPreflight;

@@ -1,11 +1,7 @@
-import { getDb } from "@/db/client";
-import { resendSignUpOperation } from "@/lib/auth/operations";
-import { resendSignUpCode } from "@/lib/auth/sign-up";
-import { clientPreflight, clientRoute } from "@/lib/http/route";
+import { clientPreflight, route } from "@/lib/http/route";
+import { resendSignUpEndpoint } from "@/lib/auth/endpoints";
 
 // POST /_svc/auth/signup/resend — email a new sign-up code
-export const POST = clientRoute(resendSignUpOperation, ({ environment, body, request }) =>
-  resendSignUpCode(getDb(), environment, body.token, request),
-);
+export const POST = route(resendSignUpEndpoint);
 
 export const OPTIONS = clientPreflight;

@@ -1,12 +1,7 @@
-import { getDb } from "@/db/client";
-import { respondWithSession } from "@/lib/auth/establish-session";
-import { verifySignUpOperation } from "@/lib/auth/operations";
-import { verifySignUp } from "@/lib/auth/sign-up";
-import { clientPreflight, clientRoute } from "@/lib/http/route";
+import { clientPreflight, route } from "@/lib/http/route";
+import { verifySignUpEndpoint } from "@/lib/auth/endpoints";
 
 // POST /_svc/auth/signup/verify — verify the code: creates the user and the session
-export const POST = clientRoute(verifySignUpOperation, async ({ environment, body, query, request, responseHeaders }) =>
-  respondWithSession(responseHeaders, await verifySignUp(getDb(), environment, body, request, { isNative: query._is_native })),
-);
+export const POST = route(verifySignUpEndpoint);
 
 export const OPTIONS = clientPreflight;

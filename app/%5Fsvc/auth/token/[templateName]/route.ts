@@ -4,8 +4,8 @@ import { mintFromTemplate } from "@/lib/tokens/mint-from-template";
 import { mintTemplateTokenOperation } from "@/lib/tokens/operations";
 
 // POST /_svc/auth/token/{templateName} — mint a token from a JWT template
-export const POST = sessionRoute(mintTemplateTokenOperation, ({ environment, session, params, request }) =>
-  mintFromTemplate(getDb(), environment, session, params.templateName, request),
+export const POST = sessionRoute(mintTemplateTokenOperation, ({ environment, session, params, context }) =>
+  mintFromTemplate(getDb(), environment, session, params.templateName, context),
 );
 
 export const OPTIONS = clientPreflight;

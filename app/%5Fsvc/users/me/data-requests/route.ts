@@ -1,16 +1,10 @@
-import { getDb } from "@/db/client";
-import { clientPreflight, sessionRoute } from "@/lib/http/route";
-import { enforceRateLimit } from "@/lib/rate-limit/enforce";
-import { listDataRequests, requestDataExport } from "@/lib/users/data-requests";
-import { listDataRequestsOperation, requestDataExportOperation } from "@/lib/users/me-operations";
+import { clientPreflight, route } from "@/lib/http/route";
+import { listDataRequestsEndpoint, requestDataExportEndpoint } from "@/lib/users/me-endpoints";
 
 // GET /_svc/users/me/data-requests — the user's data requests
-export const GET = sessionRoute(listDataRequestsOperation, ({ session }) => listDataRequests(getDb(), session));
+export const GET = route(listDataRequestsEndpoint);
 
 // POST /_svc/users/me/data-requests — request a copy of my data (emailed when ready)
-export const POST = sessionRoute(requestDataExportOperation, async ({ environment, session, request, actor }) => {
-  await enforceRateLimit(getDb(), environment, "emailSends", request, session.user.id);
-  return requestDataExport(getDb(), environment, session, actor);
-});
+export const POST = route(requestDataExportEndpoint);
 
 export const OPTIONS = clientPreflight;

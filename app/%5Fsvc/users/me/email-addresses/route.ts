@@ -1,16 +1,10 @@
-import { getDb } from "@/db/client";
-import { clientPreflight, sessionRoute } from "@/lib/http/route";
-import { enforceRateLimit } from "@/lib/rate-limit/enforce";
-import { addEmailAddress, listEmailAddresses } from "@/lib/users/email-addresses";
-import { addEmailAddressOperation, listEmailAddressesOperation } from "@/lib/users/me-operations";
+import { clientPreflight, route } from "@/lib/http/route";
+import { addEmailAddressEndpoint, listEmailAddressesEndpoint } from "@/lib/users/me-endpoints";
 
 // GET /_svc/users/me/email-addresses — the user's addresses
-export const GET = sessionRoute(listEmailAddressesOperation, ({ session }) => listEmailAddresses(getDb(), session));
+export const GET = route(listEmailAddressesEndpoint);
 
 // POST /_svc/users/me/email-addresses — add an address and email it a verification link
-export const POST = sessionRoute(addEmailAddressOperation, async ({ environment, session, body, request, actor }) => {
-  await enforceRateLimit(getDb(), environment, "emailSends", request, session.user.id);
-  return addEmailAddress(getDb(), environment, session, body.email, actor);
-});
+export const POST = route(addEmailAddressEndpoint);
 
 export const OPTIONS = clientPreflight;

@@ -1,17 +1,10 @@
-import { getDb } from "@/db/client";
-import { changePassword, passwordStatus } from "@/lib/auth/change-password";
-import { clientPreflight, sessionRoute } from "@/lib/http/route";
-import { enforceRateLimit } from "@/lib/rate-limit/enforce";
-import { changePasswordOperation, getPasswordStatusOperation } from "@/lib/users/me-operations";
+import { clientPreflight, route } from "@/lib/http/route";
+import { changePasswordEndpoint, getPasswordStatusEndpoint } from "@/lib/users/me-endpoints";
 
 // GET /_svc/users/me/password — whether a password is set
-export const GET = sessionRoute(getPasswordStatusOperation, async ({ session }) => passwordStatus(session));
+export const GET = route(getPasswordStatusEndpoint);
 
 // POST /_svc/users/me/password — change or set the password
-export const POST = sessionRoute(changePasswordOperation, async ({ environment, session, body, request, actor }) => {
-  // The current password is a credential: guesses through a stolen session are throttled too.
-  await enforceRateLimit(getDb(), environment, "signIn", request, session.user.id);
-  return changePassword(getDb(), environment, session, body, actor);
-});
+export const POST = route(changePasswordEndpoint);
 
 export const OPTIONS = clientPreflight;

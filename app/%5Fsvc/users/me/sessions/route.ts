@@ -1,9 +1,7 @@
-import { getDb } from "@/db/client";
-import { clientPreflight, sessionRoute } from "@/lib/http/route";
-import { listMySessions } from "@/lib/sessions/my-sessions";
-import { listMySessionsOperation } from "@/lib/users/me-operations";
+import { clientPreflight, route } from "@/lib/http/route";
+import { listMySessionsEndpoint } from "@/lib/users/me-endpoints";
 
 // GET /_svc/users/me/sessions — the user's active sessions
-export const GET = sessionRoute(listMySessionsOperation, ({ session }) => listMySessions(getDb(), session));
+export const GET = route(listMySessionsEndpoint);
 
 export const OPTIONS = clientPreflight;

@@ -1,13 +1,7 @@
-import { getDb } from "@/db/client";
-import { clientPreflight, sessionRoute } from "@/lib/http/route";
-import { enforceRateLimit } from "@/lib/rate-limit/enforce";
-import { requestAccountDeletion } from "@/lib/users/account-deletion";
-import { requestDeletionOperation } from "@/lib/users/me-operations";
+import { clientPreflight, route } from "@/lib/http/route";
+import { requestDeletionEndpoint } from "@/lib/users/me-endpoints";
 
 // POST /_svc/users/me/delete/request — type-to-confirm, then a confirmation link by email
-export const POST = sessionRoute(requestDeletionOperation, async ({ environment, session, body, request }) => {
-  await enforceRateLimit(getDb(), environment, "emailSends", request, session.user.id);
-  return requestAccountDeletion(getDb(), environment, session, body.confirmation);
-});
+export const POST = route(requestDeletionEndpoint);
 
 export const OPTIONS = clientPreflight;

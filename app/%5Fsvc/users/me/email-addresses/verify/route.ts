@@ -1,9 +1,7 @@
-import { getDb } from "@/db/client";
-import { clientRoute } from "@/lib/http/route";
-import { openVerificationLink } from "@/lib/users/email-verification";
-import { verifyEmailLinkOperation } from "@/lib/users/me-operations";
+import { clientPreflight, route } from "@/lib/http/route";
+import { verifyEmailLinkEndpoint } from "@/lib/users/me-endpoints";
 
-// GET /_svc/users/me/email-addresses/verify?token= — the emailed verification link (browsers land on /verify-email)
-export const GET = clientRoute(verifyEmailLinkOperation, ({ environment, query, request }) =>
-  openVerificationLink(getDb(), environment, query.token, request),
-);
+// GET /_svc/users/me/email-addresses/verify?token= — the emailed verification link
+export const GET = route(verifyEmailLinkEndpoint);
+
+export const OPTIONS = clientPreflight;

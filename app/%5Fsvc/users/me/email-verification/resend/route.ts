@@ -1,13 +1,7 @@
-import { getDb } from "@/db/client";
-import { clientPreflight, sessionRoute } from "@/lib/http/route";
-import { enforceRateLimit } from "@/lib/rate-limit/enforce";
-import { resendVerificationEmail } from "@/lib/users/email-verification";
-import { resendVerificationOperation } from "@/lib/users/me-operations";
+import { clientPreflight, route } from "@/lib/http/route";
+import { resendVerificationEndpoint } from "@/lib/users/me-endpoints";
 
 // POST /_svc/users/me/email-verification/resend — email a link that verifies the primary address
-export const POST = sessionRoute(resendVerificationOperation, async ({ environment, session, request }) => {
-  await enforceRateLimit(getDb(), environment, "emailSends", request, session.user.id);
-  return resendVerificationEmail(getDb(), environment, session);
-});
+export const POST = route(resendVerificationEndpoint);
 
 export const OPTIONS = clientPreflight;

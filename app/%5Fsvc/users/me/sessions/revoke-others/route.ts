@@ -1,9 +1,7 @@
-import { getDb } from "@/db/client";
-import { clientPreflight, sessionRoute } from "@/lib/http/route";
-import { revokeOtherSessions } from "@/lib/sessions/my-sessions";
-import { revokeOtherSessionsOperation } from "@/lib/users/me-operations";
+import { clientPreflight, route } from "@/lib/http/route";
+import { revokeOtherSessionsEndpoint } from "@/lib/users/me-endpoints";
 
 // POST /_svc/users/me/sessions/revoke-others — sign out everywhere else
-export const POST = sessionRoute(revokeOtherSessionsOperation, ({ session, actor }) => revokeOtherSessions(getDb(), session, actor));
+export const POST = route(revokeOtherSessionsEndpoint);
 
 export const OPTIONS = clientPreflight;

@@ -4,7 +4,7 @@ import { downloadDataExport } from "@/lib/users/data-requests";
 import { downloadDataExportOperation } from "@/lib/users/me-operations";
 
 // GET /_svc/users/me/data-requests/{id}/download?token= — the emailed single-use download
-export const GET = clientRoute(downloadDataExportOperation, async ({ environment, params, query, responseHeaders }) => {
-  responseHeaders.set("content-disposition", `attachment; filename="data-export-${params.dataRequestId}.json"`);
+export const GET = clientRoute(downloadDataExportOperation, async ({ environment, params, query, effects }) => {
+  effects.headers.set("content-disposition", `attachment; filename="data-export-${params.dataRequestId}.json"`);
   return downloadDataExport(getDb(), environment, params.dataRequestId, query.token);
 });

@@ -1,11 +1,7 @@
-import { getDb } from "@/db/client";
-import { clientPreflight, sessionRoute } from "@/lib/http/route";
-import { promoteEmailAddress } from "@/lib/users/email-addresses";
-import { promoteEmailAddressOperation } from "@/lib/users/me-operations";
+import { clientPreflight, route } from "@/lib/http/route";
+import { promoteEmailAddressEndpoint } from "@/lib/users/me-endpoints";
 
 // POST /_svc/users/me/email-addresses/{id}/primary — make a verified address primary
-export const POST = sessionRoute(promoteEmailAddressOperation, ({ environment, session, params, actor }) =>
-  promoteEmailAddress(getDb(), environment, session, params.emailAddressId, actor),
-);
+export const POST = route(promoteEmailAddressEndpoint);
 
 export const OPTIONS = clientPreflight;

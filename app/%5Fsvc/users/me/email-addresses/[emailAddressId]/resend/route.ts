@@ -1,13 +1,7 @@
-import { getDb } from "@/db/client";
-import { clientPreflight, sessionRoute } from "@/lib/http/route";
-import { enforceRateLimit } from "@/lib/rate-limit/enforce";
-import { resendEmailAddressVerification } from "@/lib/users/email-addresses";
-import { resendEmailAddressOperation } from "@/lib/users/me-operations";
+import { clientPreflight, route } from "@/lib/http/route";
+import { resendEmailAddressEndpoint } from "@/lib/users/me-endpoints";
 
 // POST /_svc/users/me/email-addresses/{id}/resend — re-send the verification link
-export const POST = sessionRoute(resendEmailAddressOperation, async ({ environment, session, params, request }) => {
-  await enforceRateLimit(getDb(), environment, "emailSends", request, session.user.id);
-  return resendEmailAddressVerification(getDb(), environment, session, params.emailAddressId);
-});
+export const POST = route(resendEmailAddressEndpoint);
 
 export const OPTIONS = clientPreflight;

@@ -3,7 +3,7 @@
  * development, where the Host does not identify the environment) and the
  * requested redirect_url, which is only ever honoured through safeRedirect.
  */
-export interface Tenant {
+export interface HostedFlow {
   publishableKey: string | null;
   redirectUrl: string | null;
 }
@@ -22,24 +22,24 @@ export function searchParam(search: SearchParams, name: string): string | null {
   return clean(search[name]);
 }
 
-export function tenantFromSearch(search: SearchParams): Tenant {
+export function hostedFlowFromSearch(search: SearchParams): HostedFlow {
   return { publishableKey: clean(search.pk), redirectUrl: clean(search.redirect_url) };
 }
 
-export function tenantFromForm(form: FormData): Tenant {
+export function hostedFlowFromForm(form: FormData): HostedFlow {
   return { publishableKey: clean(form.get("pk")), redirectUrl: clean(form.get("redirect_url")) };
 }
 
-/** The hidden inputs that keep the tenant across a form post. */
-export function tenantFields(tenant: Tenant): Record<string, string> {
+/** The hidden inputs that keep the flow across a form post. */
+export function hostedFlowFields(flow: HostedFlow): Record<string, string> {
   const fields: Record<string, string> = {};
-  if (tenant.publishableKey) fields.pk = tenant.publishableKey;
-  if (tenant.redirectUrl) fields.redirect_url = tenant.redirectUrl;
+  if (flow.publishableKey) fields.pk = flow.publishableKey;
+  if (flow.redirectUrl) fields.redirect_url = flow.redirectUrl;
   return fields;
 }
 
 /** A same-host path to a hosted page, keeping pk and redirect_url. */
-export function hostedHref(path: string, tenant: Tenant, extra: Record<string, string> = {}): string {
-  const query = new URLSearchParams({ ...tenantFields(tenant), ...extra }).toString();
+export function hostedHref(path: string, flow: HostedFlow, extra: Record<string, string> = {}): string {
+  const query = new URLSearchParams({ ...hostedFlowFields(flow), ...extra }).toString();
   return query ? `${path}?${query}` : path;
 }

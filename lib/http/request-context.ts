@@ -1,0 +1,37 @@
+import { requestHost } from "../environments/resolve-client-environment";
+import { clientIp } from "./client-ip";
+import { wantsHtml } from "./see-other";
+
+/**
+ * What the rules in lib/ may know about the request that reached them, in plain
+ * data: who is calling from where. Only the route kit and the hosted action runner
+ * see a `Request`; they build this from it, so a rule cannot read a header nobody
+ * vetted (a spoofed X-Forwarded-For, a Host) or write a cookie behind their back.
+ */
+export interface RequestContext {
+  requestId: string;
+  /** The client address as lib/http/client-ip.ts trusts it; null when unknown. */
+  ip: string | null;
+  userAgent: string | null;
+  /** The browser Origin, already checked against the environment's allowed origins. */
+  origin: string | null;
+  /**
+   * The host[:port] the request arrived on, as the Host header says. Links and
+   * redirects built for this request stay on it when it is one of the
+   * environment's frontend hosts (lib/environments/environment-links.ts).
+   */
+  host: string | null;
+  /** A browser navigating (Accept: text/html), not code asking for JSON: emailed links answer it with a page. */
+  acceptsHtml: boolean;
+}
+
+export function requestContextOf(request: Request, requestId: string): RequestContext {
+  return {
+    requestId,
+    ip: clientIp(request),
+    userAgent: request.headers.get("user-agent")?.slice(0, 512) ?? null,
+    origin: request.headers.get("origin"),
+    host: requestHost(request),
+    acceptsHtml: wantsHtml(request),
+  };
+}

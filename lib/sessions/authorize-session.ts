@@ -1,0 +1,34 @@
+import type { Database } from "@/db/client";
+import type { EnvironmentContext } from "../environments/context";
+import { AppError } from "../errors";
+import type { SessionLevel } from "../http/operation";
+import { sessionState, type SessionState } from "./gates";
+import { assertRecentlyVerified } from "./reverification";
+import type { ActiveSession } from "./resolve-session";
+
+/**
+ * The one check of a session against an operation's auth level, for the Client
+ * API and the hosted pages alike. A PENDING session (a gate still open: consent,
+ * email verification, later second-factor enrollment) exists only to clear its
+ * gate: anything else answers 403 session_pending naming the gate, so no path
+ * reaches an active session's powers past a gate.
+ */
+export async function authorizeSession(
+  db: Database,
+  environment: EnvironmentContext,
+  current: ActiveSession | null,
+  level: SessionLevel,
+): Promise<SessionState> {
+  if (!current) throw new AppError("unauthorized", "Sign in first: no valid session for this environment.");
+  const state = await sessionState(db, environment, current.user, current.session.id);
+  if (level !== "pendingSession" && state.status === "PENDING") throw sessionPending(state);
+  if (level === "sensitiveSession") assertRecentlyVerified(environment, current);
+  return state;
+}
+
+export function sessionPending(state: SessionState): AppError {
+  const gate = state.currentGate ?? state.gates[0];
+  return new AppError("session_pending", `The session is pending: clear ${gate?.key ?? "its gate"} first.`, {
+    properties: { currentGate: gate ?? null },
+  });
+}

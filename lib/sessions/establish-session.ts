@@ -1,0 +1,125 @@
+import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { randomToken, sha256 } from "../crypto/tokens";
+import type { EnvironmentContext } from "../environments/context";
+import type { RequestContext } from "../http/request-context";
+import { mintAccessToken, type MintedToken } from "../tokens/access-token";
+import type { UserRow } from "../users/serialize";
+import { sessionState, type SessionState } from "./gates";
+import type { SessionRow } from "./serialize";
+
+/**
+ * How a user proved who they are (RFC 8176 names where one exists). `email_code`
+ * is a code sent to a verified mailbox (sign-up, password reset); `otp` is reserved
+ * for an authenticator app's code, a second factor.
+ */
+export const AUTH_METHODS = ["pwd", "email_code", "otp", "recovery", "webauthn", "oauth", "ticket", "impersonation"] as const;
+export type AuthMethod = (typeof AUTH_METHODS)[number];
+
+/** Methods that count as a second factor on top of a first one (NIST SP 800-63B AAL2). */
+const SECOND_FACTOR_METHODS: ReadonlySet<AuthMethod> = new Set(["otp", "recovery", "webauthn"]);
+
+/** A second factor the user can answer with, offered in `second_factor_required`. */
+export type SecondFactor = "totp" | "recovery_code" | "passkey";
+
+/** A session that exists: its row, its clear token (only here and in the cookie), its gates. */
+export interface SessionGrant {
+  session: SessionRow;
+  token: string;
+  user: UserRow;
+  state: SessionState;
+  /** Only an ACTIVE session gets an access token. */
+  accessToken: MintedToken | null;
+}
+
+/**
+ * What proving one's identity leads to. Every way into a session (password,
+ * sign-up code, reset code, and later passkeys, OAuth, tickets, impersonation)
+ * goes through `establishSession` and switches over this union exhaustively, so
+ * a new case cannot be forgotten by one of them:
+ * - `session`: an ACTIVE session;
+ * - `pending_gates`: a PENDING session that may only clear its gates (consent,
+ *   email verification) — it gets no access token;
+ * - `second_factor_required` / `enrollment_required`: no session yet; the
+ *   caller answers with the challenge token, never a cookie. Nothing produces
+ *   them until second factors can be enrolled; every caller already handles them.
+ */
+export type Establishment =
+  | { kind: "session"; grant: SessionGrant }
+  | { kind: "pending_gates"; grant: SessionGrant }
+  | { kind: "second_factor_required"; user: UserRow; mfaToken: string; factors: SecondFactor[] }
+  | { kind: "enrollment_required"; user: UserRow; mfaToken: string };
+
+export interface Proof {
+  /** The methods proven for this sign-in, first factor first. */
+  methods: AuthMethod[];
+}
+
+export function assuranceLevel(methods: readonly AuthMethod[]): 1 | 2 {
+  return methods.length > 1 && methods.some((method) => SECOND_FACTOR_METHODS.has(method)) ? 2 : 1;
+}
+
+/**
+ * Opens a session for a user who just proved who they are, or says what is still
+ * missing. Call it with the transaction of the sign-in when there is one, so that
+ * consuming a code and opening the session commit together.
+ *
+ * One statement inserts the session, writes its audit row and records the
+ * successful sign-in on the user (failure counter reset): atomic without a
+ * transaction of its own, and one round trip on the hot sign-in path.
+ */
+export async function establishSession(
+  db: Database,
+  environment: EnvironmentContext,
+  user: UserRow,
+  proof: Proof,
+  context: RequestContext,
+): Promise<Establishment> {
+  const token = randomToken(32);
+  const now = new Date();
+  const session: SessionRow = {
+    id: randomUUID(),
+    environmentId: environment.id,
+    userId: user.id,
+    tokenHash: sha256(token),
+    status: "active",
+    createdAt: now,
+    lastActiveAt: now,
+    lastVerifiedAt: now,
+    expiresAt: new Date(now.getTime() + environment.settings.sessions.lifetimeSeconds * 1000),
+    revokedAt: null,
+    userAgent: context.userAgent,
+    ipAddress: context.ip,
+    amr: proof.methods,
+    aal: assuranceLevel(proof.methods),
+    authenticatedAt: now,
+    reverifiedAt: null,
+  };
+  const at = now.toISOString();
+  await db.execute(sql`
+    with new_session as (
+      insert into sessions (id, environment_id, user_id, token_hash, status, created_at, last_active_at, last_verified_at,
+                            expires_at, user_agent, ip_address, amr, aal, authenticated_at)
+      values (${session.id}, ${session.environmentId}, ${session.userId}, ${session.tokenHash}, 'active',
+              ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz, ${session.expiresAt.toISOString()}::timestamptz,
+              ${session.userAgent}, ${session.ipAddress}, ${`{${proof.methods.join(",")}}`}::text[], ${session.aal}, ${at}::timestamptz)
+      returning id
+    ), audit as (
+      insert into events (environment_id, type, actor_type, actor_id, subject_id, request_id, data)
+      select ${environment.id}, 'session.created', 'user', ${user.id}, ${user.id}, ${context.requestId},
+             jsonb_build_object('sessionId', id, 'amr', ${JSON.stringify(proof.methods)}::jsonb) from new_session
+    )
+    update users set failed_sign_in_count = 0, last_failed_sign_in_at = null, last_sign_in_at = ${at}::timestamptz
+    where id = ${user.id}`);
+
+  const state = await sessionState(db, environment, user, session.id);
+  const grant: SessionGrant = {
+    session,
+    token,
+    user,
+    state,
+    accessToken: state.status === "ACTIVE" ? await mintAccessToken(db, environment, session, { origin: context.origin }) : null,
+  };
+  return state.status === "ACTIVE" ? { kind: "session", grant } : { kind: "pending_gates", grant };
+}
