@@ -9,6 +9,7 @@ import type { ActiveSession } from "../sessions/resolve-session";
 import { passwordInputSchema } from "../users/schemas";
 import { hashPassword, verifyPassword } from "./password-hasher";
 import { assertPasswordAllowed } from "./password-policy";
+import { linkBase } from "../environments/environment-links";
 import { sendPasswordChangedNotice } from "./password-reset";
 import { invalidCredentials } from "./sign-in";
 
@@ -67,7 +68,7 @@ export async function changePassword(
     return { hasPassword: true, revokedSessions: revoked.length };
   });
   if (user.email) {
-    void sendPasswordChangedNotice(db, environment, user.email, user.locale).catch((error: unknown) =>
+    void sendPasswordChangedNotice(db, environment, linkBase(environment, null), user.email, user.locale).catch((error: unknown) =>
       logUnexpectedError(actor.requestId ?? "-", error),
     );
   }

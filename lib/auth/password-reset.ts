@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { users } from "@/db/schema";
 import { recordEvent } from "../audit/record-event";
-import { publicUrl } from "../config/runtime";
+import { environmentUrl, linkBase, type LinkBase } from "../environments/environment-links";
 import { emailEnvironment, emailLocale } from "../email/environment-branding";
 import { sendEmail } from "../email/send-email";
 import type { EnvironmentContext } from "../environments/context";
@@ -103,7 +103,7 @@ export async function resetPassword(
     await recordFailedAttempt(db, row);
     throw invalidCode();
   }
-  void sendPasswordChangedNotice(db, environment, input.email, locale).catch((error: unknown) => logUnexpectedError(context.requestId, error));
+  void sendPasswordChangedNotice(db, environment, linkBase(environment, context.host), input.email, locale).catch((error: unknown) => logUnexpectedError(context.requestId, error));
   return opened;
 }
 
@@ -111,6 +111,7 @@ export async function resetPassword(
 export async function sendPasswordChangedNotice(
   db: Database,
   environment: EnvironmentContext,
+  links: LinkBase,
   email: string,
   locale: "en" | "da" | null,
 ): Promise<void> {
@@ -119,6 +120,6 @@ export async function sendPasswordChangedNotice(
     to: email,
     locale: emailLocale(environment, locale),
     environment: emailEnvironment(environment),
-    props: { changedAt: new Date().toISOString(), resetPasswordUrl: `${publicUrl()}/forgot-password` },
+    props: { changedAt: new Date().toISOString(), resetPasswordUrl: environmentUrl(links, "/forgot-password") },
   });
 }

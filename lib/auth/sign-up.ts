@@ -4,7 +4,7 @@ import type { Database } from "@/db/client";
 import { isUniqueViolation } from "@/db/errors";
 import { emailAddresses, users } from "@/db/schema";
 import { recordEvent } from "../audit/record-event";
-import { publicUrl } from "../config/runtime";
+import { environmentUrl, linkBase, type LinkBase } from "../environments/environment-links";
 import { emailEnvironment, emailLocale } from "../email/environment-branding";
 import { sendEmail } from "../email/send-email";
 import type { EnvironmentContext } from "../environments/context";
@@ -95,7 +95,7 @@ export async function beginSignUp(
       withCode: true,
     });
     // Sent inside the transaction: if the transport is down nothing is committed and the user can retry.
-    await sendSignUpEmail(tx, environment, input.email, locale, existingAccount, issued.code ?? "");
+    await sendSignUpEmail(tx, environment, linkBase(environment, context.host), input.email, locale, existingAccount, issued.code ?? "");
     return { token: issued.token, email: input.email };
   });
 }
@@ -103,6 +103,7 @@ export async function beginSignUp(
 async function sendSignUpEmail(
   db: Database,
   environment: EnvironmentContext,
+  links: LinkBase,
   to: string,
   locale: "en" | "da",
   existingAccount: boolean,
@@ -115,7 +116,7 @@ async function sendSignUpEmail(
       to,
       locale,
       environment: branding,
-      props: { signInUrl: `${publicUrl()}/sign-in`, resetPasswordUrl: `${publicUrl()}/forgot-password` },
+      props: { signInUrl: environmentUrl(links, "/sign-in"), resetPasswordUrl: environmentUrl(links, "/forgot-password") },
     });
   } else {
     await sendEmail(db, {
@@ -144,7 +145,7 @@ export async function resendSignUpCode(
   const pending = row.payload as PendingSignUp;
   await db.transaction(async (tx) => {
     const code = await reissueCode(tx, row);
-    await sendSignUpEmail(tx, environment, row.email, emailLocale(environment, pending.locale), Boolean(pending.existingAccount), code);
+    await sendSignUpEmail(tx, environment, linkBase(environment, context.host), row.email, emailLocale(environment, pending.locale), Boolean(pending.existingAccount), code);
   });
   return { token, email: row.email };
 }

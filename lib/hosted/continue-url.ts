@@ -2,8 +2,8 @@ import { redirect } from "next/navigation";
 import type { z } from "zod";
 import { getDb } from "@/db/client";
 import type { sessionEstablishedSchema } from "../auth/schemas";
-import { publicUrl } from "../config/runtime";
 import type { EnvironmentContext } from "../environments/context";
+import type { LinkBase } from "../environments/environment-links";
 import { safeRedirect } from "../http/safe-redirect";
 import { sessionState, type SessionState } from "../sessions/gates";
 import type { ActiveSession } from "../sessions/resolve-session";
@@ -23,48 +23,55 @@ function describeForLog(requested: string): string {
   }
 }
 
+/** A hosted flow in its environment, with the host its links stay on. */
+export interface FlowTarget {
+  environment: EnvironmentContext;
+  flow: HostedFlow;
+  links: LinkBase;
+}
+
 /**
  * Where the flow ends: the requested redirect_url when safeRedirect accepts it,
- * else the environment's fallback. Refusals are logged, since they are either a
- * misconfigured allowed-origins list or someone probing for an open redirect.
+ * else the environment's fallback, on the host the flow runs on. Refusals are
+ * logged, since they are either a misconfigured allowed-origins list or someone
+ * probing for an open redirect.
  */
-export function finalRedirectUrl(environment: EnvironmentContext, flow: HostedFlow): string {
-  const decision = safeRedirect(flow.redirectUrl, environment);
+export function finalRedirectUrl({ environment, flow, links }: FlowTarget): string {
+  const decision = safeRedirect(flow.redirectUrl, environment, links);
   if (!decision.accepted && flow.redirectUrl) {
     console.warn(`hosted: refused redirect_url for environment ${environment.id}: ${describeForLog(flow.redirectUrl)}`);
   }
-  if (!flow.publishableKey) return decision.url;
-  // The fallback is our own account page: keep pk so it still finds the environment.
+  // A hosted page reached through PUBLIC_URL finds its environment by pk only.
   const target = new URL(decision.url);
-  if (target.origin === new URL(publicUrl()).origin && HOSTED_PATHS.includes(target.pathname) && !target.searchParams.has("pk")) {
-    target.searchParams.set("pk", flow.publishableKey);
+  if (links.publishableKey && target.origin === links.origin && HOSTED_PATHS.includes(target.pathname) && !target.searchParams.has("pk")) {
+    target.searchParams.set("pk", links.publishableKey);
   }
   return target.toString();
 }
 
 /** After sign-in, sign-up or a cleared gate: the next open gate's page, else the final redirect. */
-export function nextStepUrl(environment: EnvironmentContext, state: SessionState, flow: HostedFlow): string {
+export function nextStepUrl(target: FlowTarget, state: SessionState): string {
   switch (state.currentGate?.key) {
     case "LEGAL_ACCEPTANCE":
-      return hostedHref("/consent", flow);
+      return hostedHref("/consent", target.flow);
     case "EMAIL_VERIFICATION":
-      return hostedHref("/verify-email", flow);
+      return hostedHref("/verify-email", target.flow);
     default:
-      return finalRedirectUrl(environment, flow);
+      return finalRedirectUrl(target);
   }
 }
 
 /** For someone already signed in (e.g. opening sign-in again): their next gate, else the redirect. */
-export async function continueUrlForSession(environment: EnvironmentContext, session: ActiveSession, flow: HostedFlow): Promise<string> {
-  const state = await sessionState(getDb(), environment, session.user, session.session.id);
-  return nextStepUrl(environment, state, flow);
+export async function continueUrlForSession(target: FlowTarget, session: ActiveSession): Promise<string> {
+  const state = await sessionState(getDb(), target.environment, session.user, session.session.id);
+  return nextStepUrl(target, state);
 }
 
 /** The account page's "back to the app" link: the accepted redirect, else the home URL; none when that is this very page. */
-export function backToAppUrl(environment: EnvironmentContext, flow: HostedFlow): string | null {
-  if (!flow.redirectUrl && !environment.settings.branding.homeUrl) return null;
-  const url = finalRedirectUrl(environment, flow);
-  return new URL(url).pathname === "/account" && new URL(url).origin === new URL(publicUrl()).origin ? null : url;
+export function backToAppUrl(target: FlowTarget): string | null {
+  if (!target.flow.redirectUrl && !target.environment.settings.branding.homeUrl) return null;
+  const url = new URL(finalRedirectUrl(target));
+  return url.pathname === "/account" && url.origin === target.links.origin ? null : url.toString();
 }
 
 /**
@@ -75,8 +82,8 @@ export function backToAppUrl(environment: EnvironmentContext, flow: HostedFlow):
  */
 export function continueAfterSignIn(
   result: z.output<typeof sessionEstablishedSchema>,
-  context: { environment: EnvironmentContext; flow: HostedFlow },
+  target: FlowTarget,
 ): never {
-  if ("session" in result) redirect(nextStepUrl(context.environment, result.session, context.flow));
+  if ("session" in result) redirect(nextStepUrl(target, result.session));
   throw new Error(`hosted sign-in answered ${result.status}, which has no hosted page`);
 }

@@ -3,7 +3,8 @@ import { notFound } from "next/navigation";
 import { cache } from "react";
 import { getDb } from "@/db/client";
 import type { EnvironmentContext } from "../environments/context";
-import { findClientEnvironment } from "../environments/resolve-client-environment";
+import { linkBase, type LinkBase } from "../environments/environment-links";
+import { findClientEnvironment, requestHost } from "../environments/resolve-client-environment";
 import { findActiveSession, type ActiveSession } from "../sessions/resolve-session";
 import { hostedRequest } from "./action-request";
 import { brandingOf, type Branding } from "./branding";
@@ -18,6 +19,8 @@ export interface HostedContext {
   locale: Locale;
   t: Messages;
   branding: Branding;
+  /** The host this flow's links and redirects stay on (the frontend host it arrived on, else PUBLIC_URL with pk). */
+  links: LinkBase;
 }
 
 async function resolveHostedContext(publishableKey: string | null, method: "GET" | "POST"): Promise<HostedContext | null> {
@@ -33,7 +36,8 @@ async function resolveHostedContext(publishableKey: string | null, method: "GET"
     acceptLanguage: request.headers.get("accept-language"),
     defaultLocale: environment.settings.branding.defaultLocale,
   });
-  return { environment, session, request, locale, t: messagesFor(locale), branding: brandingOf(environment) };
+  const links = linkBase(environment, requestHost(request));
+  return { environment, session, request, locale, t: messagesFor(locale), branding: brandingOf(environment), links };
 }
 
 /**

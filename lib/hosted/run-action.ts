@@ -65,7 +65,7 @@ function redirectForSession(error: AppError, context: ActionContext): void {
   if (error.code === "reverification_required") redirect(`${hostedHref("/account", context.flow, { reverify: "1" })}#reverify`);
   if (error.code === "session_pending") {
     const gate = (error.properties?.currentGate as { key: GateKey } | null | undefined) ?? undefined;
-    redirect(nextStepUrl(context.environment, { id: "", status: "PENDING", gates: gate ? [gate] : [], currentGate: gate }, context.flow));
+    redirect(nextStepUrl(context, { id: "", status: "PENDING", gates: gate ? [gate] : [], currentGate: gate }));
   }
 }
 

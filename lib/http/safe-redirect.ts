@@ -1,4 +1,4 @@
-import { publicUrl } from "../config/runtime";
+import { environmentUrl, type LinkBase } from "../environments/environment-links";
 import type { EnvironmentContext } from "../environments/context";
 import { normalizeOrigin } from "../environments/allowed-origins";
 import { browserOriginAllowed } from "./cors";
@@ -12,9 +12,9 @@ export interface RedirectDecision {
   accepted: boolean;
 }
 
-/** Where to go when no acceptable target is given: the environment's home URL, else the hosted account page. */
-export function fallbackRedirect(environment: EnvironmentContext): string {
-  return environment.settings.branding.homeUrl ?? `${publicUrl()}/account`;
+/** Where to go when no acceptable target is given: the environment's home URL, else the hosted account page on the flow's own host. */
+export function fallbackRedirect(environment: EnvironmentContext, base: LinkBase): string {
+  return environment.settings.branding.homeUrl ?? environmentUrl(base, "/account");
 }
 
 /**
@@ -23,16 +23,17 @@ export function fallbackRedirect(environment: EnvironmentContext): string {
  * compared as exact normalised origins; non-http schemes (native apps) only via the
  * list. A same-site path (`/account`) is allowed. Credentials in the URL, schemes
  * that execute (`javascript:`), backslashes, whitespace and control characters are
- * refused outright. Anything else falls back.
+ * refused outright. Anything else falls back. A path stays on the flow's own host
+ * (`base`), where its session cookie lives.
  */
-export function safeRedirect(requested: string | null | undefined, environment: EnvironmentContext): RedirectDecision {
-  const fallback = { url: fallbackRedirect(environment), accepted: false };
+export function safeRedirect(requested: string | null | undefined, environment: EnvironmentContext, base: LinkBase): RedirectDecision {
+  const fallback = { url: fallbackRedirect(environment, base), accepted: false };
   if (!requested) return { ...fallback, accepted: true };
   if (requested.length > 2048 || UNSAFE_CHARACTERS.test(requested)) return fallback;
   if (/^\/(?!\/)/.test(requested)) {
     // An encoded slash or backslash may be decoded by a proxy into "//host".
     if (/%2f|%5c/i.test(requested)) return fallback;
-    return { url: new URL(requested, publicUrl()).toString(), accepted: true };
+    return { url: new URL(requested, base.origin).toString(), accepted: true };
   }
 
   let url: URL;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Database } from "@/db/client";
 import { consumeCode, findLiveCode, invalidCode, issueCode } from "../auth/one-time-codes";
-import { publicUrl } from "../config/runtime";
+import { environmentUrl, linkBase } from "../environments/environment-links";
 import { emailEnvironment, emailLocale } from "../email/environment-branding";
 import { sendEmail } from "../email/send-email";
 import type { EnvironmentContext } from "../environments/context";
@@ -29,7 +29,13 @@ export const deletionRequestedSchema = z
  * nothing is deleted until the link is used, so a hijacked session alone cannot
  * erase the account.
  */
-export async function requestAccountDeletion(db: Database, environment: EnvironmentContext, current: ActiveSession, confirmation: string) {
+export async function requestAccountDeletion(
+  db: Database,
+  environment: EnvironmentContext,
+  current: ActiveSession,
+  confirmation: string,
+  context: RequestContext,
+) {
   const email = current.user.email;
   if (!email) throw new AppError("invalid_request", "The account has no email address to confirm deletion with.");
   if (confirmation.trim().toLowerCase() !== email) {
@@ -46,7 +52,7 @@ export async function requestAccountDeletion(db: Database, environment: Environm
       lifetimeMinutes: DELETION_LINK_MINUTES,
       withCode: false,
     });
-    const url = `${publicUrl()}/account/delete?token=${encodeURIComponent(token)}&pk=${encodeURIComponent(environment.publishableKey)}`;
+    const url = environmentUrl(linkBase(environment, context.host), "/account/delete", { token });
     await sendEmail(tx, {
       template: "account_deletion_link",
       to: email,

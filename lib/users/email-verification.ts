@@ -6,10 +6,10 @@ import { consumeCode, invalidCode, findLiveCode, issueCode } from "../auth/one-t
 import { emailEnvironment, emailLocale } from "../email/environment-branding";
 import { sendEmail } from "../email/send-email";
 import type { EnvironmentContext } from "../environments/context";
+import { environmentUrl, linkBase } from "../environments/environment-links";
 import { AppError } from "../errors";
 import type { ActiveSession } from "../sessions/resolve-session";
 import { issuerFor } from "../tokens/issuer";
-import { publicUrl } from "../config/runtime";
 import type { RequestContext } from "../http/request-context";
 import { SeeOther } from "../http/see-other";
 
@@ -90,5 +90,5 @@ export async function openVerificationLink(db: Database, environment: Environmen
   await verifyEmailLink(db, environment, token).catch((error: unknown) => {
     if (!(error instanceof AppError)) throw error;
   });
-  return new SeeOther(`${publicUrl()}/verify-email?pk=${encodeURIComponent(environment.publishableKey)}`);
+  return new SeeOther(environmentUrl(linkBase(environment, context.host), "/verify-email"));
 }

@@ -78,8 +78,8 @@ export const removeEmailAddressEndpoint = endpoint(removeEmailAddressOperation, 
   removeEmailAddress(getDb(), environment, session, params.emailAddressId, actor),
 );
 
-export const requestDeletionEndpoint = endpoint(requestDeletionOperation, ({ environment, session, body }) =>
-  requestAccountDeletion(getDb(), environment, session, body.confirmation),
+export const requestDeletionEndpoint = endpoint(requestDeletionOperation, ({ environment, session, body, context }) =>
+  requestAccountDeletion(getDb(), environment, session, body.confirmation, context),
 );
 
 export const confirmDeletionEndpoint = endpoint(confirmDeletionOperation, async ({ environment, body, context, effects }) => {

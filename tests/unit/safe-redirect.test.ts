@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { EnvironmentContext } from "@/lib/environments/context";
 import { defaultSettings } from "@/lib/environments/settings";
+import { linkBase } from "@/lib/environments/environment-links";
 import { safeRedirect } from "@/lib/http/safe-redirect";
 
 const environment: EnvironmentContext = {
@@ -14,6 +15,9 @@ const environment: EnvironmentContext = {
   settings: { ...defaultSettings("Good"), branding: { ...defaultSettings("Good").branding, homeUrl: "https://good.com/home" } },
 };
 
+/** The flow arrived on the environment's own frontend host. */
+const base = { origin: "https://auth.good.com", publishableKey: null };
+
 describe("safeRedirect", () => {
   it.each([
     "https://good.com/after?x=1",
@@ -22,7 +26,7 @@ describe("safeRedirect", () => {
     "myapp://callback/done",
     "/account",
   ])("accepts %s", (target) => {
-    expect(safeRedirect(target, environment).accepted).toBe(true);
+    expect(safeRedirect(target, environment, base).accepted).toBe(true);
   });
 
   it.each([
@@ -51,12 +55,39 @@ describe("safeRedirect", () => {
     "evil.com",
     "https://xn--gd-1ia.com",
   ])("refuses %s and falls back to the home URL", (target) => {
-    const decision = safeRedirect(target, environment);
+    const decision = safeRedirect(target, environment, base);
     expect(decision.accepted).toBe(false);
     expect(decision.url).toBe("https://good.com/home");
   });
 
   it("falls back, accepted, when nothing is requested", () => {
-    expect(safeRedirect(undefined, environment)).toEqual({ url: "https://good.com/home", accepted: true });
+    expect(safeRedirect(undefined, environment, base)).toEqual({ url: "https://good.com/home", accepted: true });
+  });
+
+  it("regression (issue 7 item 13): a path and the fallback stay on the host the flow arrived on, not on PUBLIC_URL", () => {
+    const plain = { ...environment, settings: defaultSettings("Good") };
+    expect(safeRedirect("/account?tab=1", plain, base)).toEqual({ url: "https://auth.good.com/account?tab=1", accepted: true });
+    expect(safeRedirect("https://evil.com", plain, base)).toEqual({ url: "https://auth.good.com/account", accepted: false });
+    expect(safeRedirect(null, plain, base).url).toBe("https://auth.good.com/account");
+  });
+});
+
+describe("linkBase", () => {
+  const previous = process.env.PUBLIC_URL;
+  const plain = { ...environment, frontendHosts: ["auth.good.com", "acme.localhost:4000"] };
+
+  it("keeps a frontend host (with PUBLIC_URL's scheme) and uses PUBLIC_URL with pk for any other host", () => {
+    process.env.PUBLIC_URL = "https://gatehouse.example.net";
+    try {
+      expect(linkBase(plain, "auth.good.com")).toEqual({ origin: "https://auth.good.com", publishableKey: null });
+      expect(linkBase(plain, "ACME.localhost:4000")).toEqual({ origin: "https://acme.localhost:4000", publishableKey: null });
+      expect(linkBase(plain, "gatehouse.example.net")).toEqual({ origin: "https://gatehouse.example.net", publishableKey: "pk_test_x" });
+      expect(linkBase(plain, "evil.com")).toEqual({ origin: "https://gatehouse.example.net", publishableKey: "pk_test_x" });
+      // No request (background work): the environment's first frontend host.
+      expect(linkBase(plain, null)).toEqual({ origin: "https://auth.good.com", publishableKey: null });
+    } finally {
+      if (previous === undefined) delete process.env.PUBLIC_URL;
+      else process.env.PUBLIC_URL = previous;
+    }
   });
 });

@@ -33,7 +33,7 @@ export default async function AccountPage({ searchParams }: HostedPageProps) {
   const { t, environment, session, branding, locale } = context;
   if (!session) redirect(hostedHref("/sign-in", { ...flow, redirectUrl: "/account" }));
   const state = await sessionState(getDb(), environment, session.user, session.session.id);
-  if (state.status === "PENDING") redirect(nextStepUrl(environment, state, flow));
+  if (state.status === "PENDING") redirect(nextStepUrl({ ...context, flow }, state));
 
   const { user } = session;
   const [addresses, sessions, dataRequests] = await Promise.all([
@@ -41,7 +41,7 @@ export default async function AccountPage({ searchParams }: HostedPageProps) {
     listMySessions(getDb(), session),
     listDataRequests(getDb(), session),
   ]);
-  const backTo = backToAppUrl(environment, flow);
+  const backTo = backToAppUrl({ ...context, flow });
   return (
     <HostedShell context={context} returnTo={hostedHref("/account", flow)} wide>
       <Card level={1} title={t.account.title} lead={<p>{format(t.account.lead, { app: branding.applicationName, email: user.email ?? "" })}</p>}>

@@ -20,7 +20,7 @@ export default async function ConsentPage({ searchParams }: HostedPageProps) {
   const { t, environment, session, branding } = context;
   if (!session) redirect(hostedHref("/sign-in", flow));
   const state = await sessionState(getDb(), environment, session.user, session.session.id);
-  if (!state.gates.some((gate) => gate.key === "LEGAL_ACCEPTANCE")) redirect(nextStepUrl(environment, state, flow));
+  if (!state.gates.some((gate) => gate.key === "LEGAL_ACCEPTANCE")) redirect(nextStepUrl({ ...context, flow }, state));
   const { termsUrl, privacyUrl } = environment.settings.legal;
   return (
     <HostedShell context={context} returnTo={hostedHref("/consent", flow)}>

@@ -15,7 +15,7 @@ export const generateMetadata = (props: HostedPageProps) => hostedMetadata(props
 export default async function SignUpPage({ searchParams }: HostedPageProps) {
   const flow = hostedFlowFromSearch(await searchParams);
   const context = await loadHostedPage(flow.publishableKey);
-  if (context.session) redirect(await continueUrlForSession(context.environment, context.session, flow));
+  if (context.session) redirect(await continueUrlForSession({ ...context, flow }, context.session));
   const { t, branding, environment } = context;
   return (
     <HostedShell context={context} returnTo={hostedHref("/sign-up", flow)}>

@@ -36,7 +36,7 @@ export default async function VerifyEmailPage({ searchParams }: HostedPageProps)
           // Already verified (say, the link was opened in another tab): say so and offer the way on.
           <Alert tone="success">
             <p>
-              {t.verifyEmail.verified} <TextLink href={nextStepUrl(environment, state, flow)}>{t.common.continue}</TextLink>
+              {t.verifyEmail.verified} <TextLink href={nextStepUrl({ ...context, flow }, state)}>{t.common.continue}</TextLink>
             </p>
           </Alert>
         )}

@@ -17,7 +17,7 @@ export async function acceptTermsAction(_state: FormState, form: FormData): Prom
     // The tick is the person's explicit agreement; the button alone could be pressed by habit.
     before: ({ t }) => (form.get("accept") === "on" ? null : fieldErrorState("accept", t.errors.consentMissing)),
     input: () => ({}),
-    then: async (state, context) => redirect(nextStepUrl(context.environment, state, context.flow)),
+    then: async (state, context) => redirect(nextStepUrl(context, state)),
   });
 }
 
@@ -40,7 +40,7 @@ export async function continueAfterVerificationAction(_state: FormState, form: F
       const state = probe.user?.session;
       if (!state) redirect(hostedHref("/sign-in", context.flow));
       if (state.gates.some((gate) => gate.key === "EMAIL_VERIFICATION")) return messageErrorState(context.t.verifyEmail.notYet);
-      redirect(nextStepUrl(context.environment, state, context.flow));
+      redirect(nextStepUrl(context, state));
     },
   });
 }

@@ -22,9 +22,13 @@ export function uniqueEmail(label: string): string {
 }
 
 /** A user of the main environment created through the Server API (its address trusted as verified). */
-export async function createUser(label: string, password = PASSWORD): Promise<{ id: string; email: string; password: string }> {
+export async function createUser(
+  label: string,
+  password = PASSWORD,
+  secretKey = environments().main.secretKey,
+): Promise<{ id: string; email: string; password: string }> {
   const email = uniqueEmail(label);
-  const user = await serverApi(environments().main.secretKey).post<{ id: string }>("/users", { email, password, firstName: "Ada", lastName: "Lovelace" });
+  const user = await serverApi(secretKey).post<{ id: string }>("/users", { email, password, firstName: "Ada", lastName: "Lovelace" });
   return { id: user.id, email, password };
 }
 

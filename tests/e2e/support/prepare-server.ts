@@ -30,6 +30,8 @@ try {
   await migrateDatabase(handle);
   const main = await createEnvironment(handle.db, { name: "Acme Notes", frontendHost: `localhost:${run.port}` });
   const branded = await createEnvironment(handle.db, { name: "Northwind Travel" });
+  // A tenant on a frontend host of its own: Chromium resolves *.localhost to loopback.
+  const acme = await createEnvironment(handle.db, { name: "Acme Tenant", frontendHost: `acme.localhost:${run.port}` });
 
   const environment = await findEnvironment(handle.db, main.environmentId);
   if (!environment) throw new Error("the main e2e environment vanished");
@@ -42,7 +44,7 @@ try {
     .set({ verifiedAt: null })
     .where(and(eq(emailAddresses.userId, user.id), eq(emailAddresses.email, unverifiedUser.email)));
 
-  const environments: E2eEnvironments = { main, branded, unverifiedUser };
+  const environments: E2eEnvironments = { main, branded, acme, unverifiedUser };
   fs.writeFileSync(run.environmentsFile, JSON.stringify(environments, null, 2));
   console.log(`e2e: prepared ${run.databaseName ? `Postgres database ${run.databaseName}` : `PGlite in ${run.runDir}`}`);
 } finally {

@@ -48,6 +48,8 @@ export interface E2eEnvironments {
   main: { environmentId: string; publishableKey: string; secretKey: string };
   /** Reached with ?pk= (tenancy by key), branded, consent switched on by the sign-up test. */
   branded: { environmentId: string; publishableKey: string; secretKey: string };
+  /** Served on its own frontend host acme.localhost:PORT. */
+  acme: { environmentId: string; publishableKey: string; secretKey: string };
   /** A user of `main` whose primary address is not verified, for the email-verification gate. */
   unverifiedUser: { email: string; password: string };
 }
