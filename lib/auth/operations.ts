@@ -77,7 +77,7 @@ export const loginOperation = defineOperation({
   method: "post",
   path: "/_svc/auth/login",
   summary: "Sign in with email and password",
-  description: "Sets the session cookie. `_is_native=true` also returns `sessionToken`. Unknown email and wrong password answer alike.",
+  description: "Sets the session cookie. `_is_native=true` also returns `sessionToken`. Unknown email and wrong password answer alike. After `rateLimits.failedSignInThreshold` consecutive failures for an address, known or not, each try waits 1, 2, 4 … s (at most 15 min): 429 rate_limited with Retry-After.",
   tags,
   auth: "publishableKey",
   query: nativeQuery,

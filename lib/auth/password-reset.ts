@@ -20,7 +20,7 @@ import {
 } from "./one-time-codes";
 import { hashPassword } from "./password-hasher";
 import { assertPasswordAllowed } from "./password-policy";
-import { findUserByEmail } from "./sign-in";
+import { clearSignInFailures, findUserByEmail } from "./sign-in";
 
 /**
  * Emails a reset code when the address has an account. The answer is the same
@@ -83,10 +83,11 @@ export async function resetPassword(
     if (!(await consumeCode(tx, row, input.code))) return null;
     const [user] = await tx
       .update(users)
-      .set({ passwordHash, updatedAt: new Date(), failedSignInCount: 0, lastFailedSignInAt: null, lastSignInAt: new Date() })
+      .set({ passwordHash, updatedAt: new Date(), lastSignInAt: new Date() })
       .where(eq(users.id, userId))
       .returning();
     if (!user || user.status !== "active") return null;
+    await clearSignInFailures(tx, environment.id, input.email);
     const revokedSessions = await revokeAllUserSessions(tx, user.id);
     await recordEvent(tx, {
       environmentId: environment.id,

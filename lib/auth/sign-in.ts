@@ -5,6 +5,7 @@ import { emailAddresses, users } from "@/db/schema";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
 import { enforceRateLimit, rateLimited } from "../rate-limit/enforce";
+import { endFailureStreak, extendFailureStreak, readFailureStreak, type FailureStreak } from "../rate-limit/failure-streak";
 import type { UserRow } from "../users/serialize";
 import { clientIp } from "../http/client-ip";
 import { newSession } from "../sessions/create-session";
@@ -52,27 +53,27 @@ export async function findUserByEmail(db: Database, environmentId: string, email
   return row?.user ?? null;
 }
 
-/** Seconds the account must still wait: doubles with each failure past the threshold, capped. */
-function throttleSeconds(user: UserRow, threshold: number): number {
-  const excess = user.failedSignInCount - threshold;
-  if (excess < 0 || !user.lastFailedSignInAt) return 0;
-  const delay = Math.min(MAX_THROTTLE_SECONDS, 2 ** Math.min(excess, 20));
-  const waited = (Date.now() - user.lastFailedSignInAt.getTime()) / 1000;
-  return Math.max(0, Math.ceil(delay - waited));
+/**
+ * Where consecutive failed sign-ins are counted: per address, whether or not it has
+ * an account. A throttle kept on the account would answer 429 only for addresses
+ * that exist, which tells an attacker which ones do.
+ */
+function signInFailuresKey(environmentId: string, email: string): string {
+  return `${environmentId}:signInFailures:id:${email.toLowerCase()}`;
 }
 
-/** No user has the nil UUID, so an unknown email runs the very same statement and matches nothing. */
-const NO_USER = "00000000-0000-0000-0000-000000000000";
+/** Forgets an address's failed sign-ins, after a password reset proved its owner. */
+export async function clearSignInFailures(db: Database, environmentId: string, email: string): Promise<void> {
+  await endFailureStreak(db, signInFailuresKey(environmentId, email));
+}
 
-/**
- * Counts a failed sign-in. Unknown emails run the same UPDATE against no row, so
- * the two failures cost the same time and cannot be told apart.
- */
-async function recordFailedSignIn(db: Database, userId: string | null): Promise<void> {
-  await db
-    .update(users)
-    .set({ failedSignInCount: sql`${users.failedSignInCount} + 1`, lastFailedSignInAt: new Date() })
-    .where(eq(users.id, userId ?? NO_USER));
+/** Seconds the address must still wait: doubles with each failure past the threshold, capped. */
+function throttleSeconds(streak: FailureStreak | null, threshold: number): number {
+  const excess = (streak?.failures ?? 0) - threshold;
+  if (!streak || excess < 0) return 0;
+  const delay = Math.min(MAX_THROTTLE_SECONDS, 2 ** Math.min(excess, 20));
+  const waited = (Date.now() - streak.lastFailureAt.getTime()) / 1000;
+  return Math.max(0, Math.ceil(delay - waited));
 }
 
 /**
@@ -87,14 +88,15 @@ export async function signIn(
   options: { isNative: boolean },
 ): Promise<EstablishedSession> {
   await enforceRateLimit(db, environment, "signIn", request, input.email);
+  const failuresKey = signInFailuresKey(environment.id, input.email);
+  // Decided before the account is looked up, so it cannot depend on whether there is one.
+  const streak = await readFailureStreak(db, failuresKey);
+  const wait = throttleSeconds(streak, environment.settings.rateLimits.failedSignInThreshold);
+  if (wait > 0) throw rateLimited(wait);
   const user = await findUserByEmail(db, environment.id, input.email);
-  if (user) {
-    const wait = throttleSeconds(user, environment.settings.rateLimits.failedSignInThreshold);
-    if (wait > 0) throw rateLimited(wait);
-  }
   const passwordOk = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), input.password).catch(() => false);
   if (!user || !user.passwordHash || !passwordOk) {
-    await recordFailedSignIn(db, user?.id ?? null);
+    await extendFailureStreak(db, failuresKey);
     throw invalidCredentials();
   }
   if (user.status === "banned") throw new AppError("user_banned", "This account has been banned.");
@@ -103,8 +105,8 @@ export async function signIn(
     userAgent: request.headers.get("user-agent"),
     ipAddress: clientIp(request),
   });
-  // One statement opens the session, writes its audit row and resets the failure
-  // count: atomic without an explicit transaction, and one round trip instead of five.
+  // One statement opens the session, writes its audit row and stamps the sign-in:
+  // atomic without an explicit transaction, and one round trip instead of several.
   await db.execute(sql`
     with new_session as (
       insert into sessions (id, environment_id, user_id, token_hash, status, created_at, last_active_at, last_verified_at,
@@ -118,8 +120,10 @@ export async function signIn(
       insert into events (environment_id, type, actor_type, actor_id, subject_id, data)
       select ${environment.id}, 'session.created', 'user', ${user.id}, ${user.id}, jsonb_build_object('sessionId', id) from new_session
     )
-    update users set failed_sign_in_count = 0, last_failed_sign_in_at = null, last_sign_in_at = now()
+    update users set last_sign_in_at = now()
     where id = ${user.id}`);
+  // A streak ends with a success; skipped when there is none, to keep the common sign-in at one write.
+  if (streak) await endFailureStreak(db, failuresKey);
   const opened = { session, token, user };
   return sessionResponse(db, environment, opened, request, options);
 }
