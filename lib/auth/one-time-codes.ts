@@ -100,14 +100,40 @@ export async function findLatestLiveCodeForEmail(db: Database, environmentId: st
   return row ?? null;
 }
 
-/** Replaces a row's code (resend): the old code dies, the attempt counter and lifetime restart. */
+/**
+ * Ends every live row of a purpose for an address, so only the newest flow can be
+ * completed: each extra pending token would be a fresh set of guesses at a code.
+ */
+export async function cancelLiveCodes(db: Database, environmentId: string, purpose: CodePurpose, email: string): Promise<void> {
+  await db
+    .update(oneTimeCodes)
+    .set({ consumedAt: new Date() })
+    .where(
+      and(
+        eq(oneTimeCodes.environmentId, environmentId),
+        eq(oneTimeCodes.purpose, purpose),
+        eq(oneTimeCodes.email, email),
+        isNull(oneTimeCodes.consumedAt),
+        gt(oneTimeCodes.expiresAt, new Date()),
+      ),
+    );
+}
+
+/** Whether a row has used up its wrong guesses: no code, even a resent one, will consume it. */
+export function codeExhausted(row: Pick<OneTimeCodeRow, "failedAttempts">): boolean {
+  return row.failedAttempts >= MAX_CODE_ATTEMPTS;
+}
+
+/**
+ * Replaces a row's code (resend): the old code dies and the lifetime restarts. The
+ * attempt counter carries on: resetting it would turn each resend into 5 more guesses.
+ */
 export async function reissueCode(db: Database, row: OneTimeCodeRow): Promise<string> {
   const code = generateCode();
   await db
     .update(oneTimeCodes)
     .set({
       codeHash: codeHash(row.tokenHash, code),
-      failedAttempts: 0,
       sendCount: sql`${oneTimeCodes.sendCount} + 1`,
       lastSentAt: new Date(),
       expiresAt: new Date(Date.now() + CODE_LIFETIME_MINUTES * 60_000),

@@ -6,12 +6,15 @@ import { environmentUrl, linkBase, type LinkBase } from "../environments/environ
 import { emailEnvironment, emailLocale } from "../email/environment-branding";
 import { sendEmail } from "../email/send-email";
 import type { EnvironmentContext } from "../environments/context";
+import { AppError } from "../errors";
 import { logUnexpectedError } from "../http/log";
+import { consumeEmailCodeLimit, enforceEmailCodeLimit, refundEmailCodeGuess } from "../rate-limit/email-code-limits";
 import { enforceRateLimit } from "../rate-limit/enforce";
 import { revokeAllUserSessions } from "../sessions/revoke-sessions";
 import type { RequestContext } from "../http/request-context";
 import { establishSession, type Establishment } from "../sessions/establish-session";
 import {
+  cancelLiveCodes,
   CODE_LIFETIME_MINUTES,
   consumeCode,
   findLatestLiveCodeForEmail,
@@ -21,12 +24,13 @@ import {
 } from "./one-time-codes";
 import { hashPassword } from "./password-hasher";
 import { assertPasswordAllowed } from "./password-policy";
-import { findUserByEmail } from "./sign-in";
+import { clearSignInFailures, findUserByEmail } from "./sign-in";
 
 /**
  * Emails a reset code when the address has an account. The answer is the same
  * either way, and the email goes out after the response: a slow or failing mail
  * server must not reveal, by timing or status, which addresses have accounts.
+ * Over the address's daily send cap the answer is still the same; no email is sent.
  */
 export async function forgotPassword(
   db: Database,
@@ -35,8 +39,10 @@ export async function forgotPassword(
   context: RequestContext,
 ): Promise<{ status: "sent" }> {
   await enforceRateLimit(db, environment, "emailSends", context, email);
+  // Counted for unknown addresses too, so the cap behaves alike with or without an account.
+  const overCap = (await consumeEmailCodeLimit(db, environment, "codeSendsPerEmail", "password_reset", email)) > 0;
   const user = await findUserByEmail(db, environment.id, email);
-  if (user && user.status === "active") {
+  if (user && user.status === "active" && !overCap) {
     void issueAndSendResetCode(db, environment, user.id, email, user.locale).catch((error: unknown) => logUnexpectedError(context.requestId, error));
   }
   return { status: "sent" };
@@ -50,6 +56,7 @@ async function issueAndSendResetCode(
   locale: "en" | "da" | null,
 ): Promise<void> {
   await db.transaction(async (tx) => {
+    await cancelLiveCodes(tx, environment.id, "password_reset", email);
     const { code } = await issueCode(tx, { environmentId: environment.id, purpose: "password_reset", email, userId, withCode: true });
     await sendEmail(tx, {
       template: "password_reset_code",
@@ -61,9 +68,18 @@ async function issueAndSendResetCode(
   });
 }
 
+/** No row has the nil id: an address without a live code runs the very same statements and matches nothing. */
+const NO_CODE = { id: "00000000-0000-0000-0000-000000000000", tokenHash: "" };
+
 /**
  * Resets the password with the emailed code: every session is revoked and the user
  * is signed in afresh, all in one transaction; then a notice is emailed.
+ *
+ * An unknown address, an address without a live code and a wrong code get the same
+ * 400 invalid_code after the same work: the policy check and the argon2 hash run
+ * first, always, and each try counts against the IP and the address's daily cap of
+ * wrong codes (then 429 for every address alike). A user found banned or deleted
+ * rolls the whole transaction back: the code stays unused and the password unchanged.
  */
 export async function resetPassword(
   db: Database,
@@ -72,22 +88,28 @@ export async function resetPassword(
   context: RequestContext,
 ): Promise<Establishment> {
   await enforceRateLimit(db, environment, "codeAttempts", context, input.email);
-  const row = await findLatestLiveCodeForEmail(db, environment.id, "password_reset", input.email);
-  if (!row?.userId) throw invalidCode();
   await assertPasswordAllowed(environment.settings.passwordPolicy, input.newPassword, "newPassword");
+  // The cap's answer depends only on the address's counter, so refusing before the hash reveals nothing.
+  await enforceEmailCodeLimit(db, environment, "codeFailuresPerEmail", "password_reset", input.email);
   const passwordHash = await hashPassword(input.newPassword);
-  const userId = row.userId;
+  const row = await findLatestLiveCodeForEmail(db, environment.id, "password_reset", input.email);
 
   let locale: "en" | "da" | null = null;
   const opened = await db.transaction(async (tx) => {
-    if (!(await consumeCode(tx, row, input.code))) return null;
-    const [user] = await tx
+    const consumed = await consumeCode(tx, row ?? NO_CODE, input.code);
+    if (!consumed) return null;
+    const [user] = consumed.userId ? await tx.select().from(users).where(eq(users.id, consumed.userId)).for("update") : [];
+    // Thrown, not returned: returning would commit the consumed code.
+    if (!user || user.status === "deleted") throw invalidCode();
+    if (user.status === "banned") throw new AppError("user_banned", "This account has been banned.");
+    const [updated] = await tx
       .update(users)
-      .set({ passwordHash, updatedAt: new Date(), failedSignInCount: 0, lastFailedSignInAt: null, lastSignInAt: new Date() })
-      .where(eq(users.id, userId))
+      .set({ passwordHash, updatedAt: new Date(), lastSignInAt: new Date() })
+      .where(eq(users.id, user.id))
       .returning();
-    if (!user || user.status !== "active") return null;
-    locale = user.locale;
+    if (!updated) throw new Error("user update returned no row");
+    await clearSignInFailures(tx, environment.id, input.email);
+    locale = updated.locale;
     const revokedSessions = await revokeAllUserSessions(tx, user.id);
     await recordEvent(tx, {
       environmentId: environment.id,
@@ -97,13 +119,16 @@ export async function resetPassword(
       data: { revokedSessions },
     });
     // The emailed code proved the mailbox; the new password is not a proof of its own.
-    return establishSession(tx, environment, user, { methods: ["email_code"] }, context);
+    return establishSession(tx, environment, updated, { methods: ["email_code"] }, context);
   });
   if (!opened) {
-    await recordFailedAttempt(db, row);
+    await recordFailedAttempt(db, row ?? NO_CODE);
     throw invalidCode();
   }
-  void sendPasswordChangedNotice(db, environment, linkBase(environment, context.host), input.email, locale).catch((error: unknown) => logUnexpectedError(context.requestId, error));
+  await refundEmailCodeGuess(db, environment, "password_reset", input.email);
+  void sendPasswordChangedNotice(db, environment, linkBase(environment, context.host), input.email, locale).catch((error: unknown) =>
+    logUnexpectedError(context.requestId, error),
+  );
   return opened;
 }
 

@@ -5,6 +5,7 @@ import { emailAddresses, users } from "@/db/schema";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
 import { enforceRateLimit, rateLimited } from "../rate-limit/enforce";
+import { endFailureStreak, extendFailureStreak, readFailureStreak, type FailureStreak } from "../rate-limit/failure-streak";
 import type { UserRow } from "../users/serialize";
 import type { RequestContext } from "../http/request-context";
 import { establishSession, type Establishment } from "../sessions/establish-session";
@@ -51,27 +52,27 @@ export async function findUserByEmail(db: Database, environmentId: string, email
   return row?.user ?? null;
 }
 
-/** Seconds the account must still wait: doubles with each failure past the threshold, capped. */
-function throttleSeconds(user: UserRow, threshold: number): number {
-  const excess = user.failedSignInCount - threshold;
-  if (excess < 0 || !user.lastFailedSignInAt) return 0;
-  const delay = Math.min(MAX_THROTTLE_SECONDS, 2 ** Math.min(excess, 20));
-  const waited = (Date.now() - user.lastFailedSignInAt.getTime()) / 1000;
-  return Math.max(0, Math.ceil(delay - waited));
+/**
+ * Where consecutive failed sign-ins are counted: per address, whether or not it has
+ * an account. A throttle kept on the account would answer 429 only for addresses
+ * that exist, which tells an attacker which ones do.
+ */
+function signInFailuresKey(environmentId: string, email: string): string {
+  return `${environmentId}:signInFailures:id:${email.toLowerCase()}`;
 }
 
-/** No user has the nil UUID, so an unknown email runs the very same statement and matches nothing. */
-const NO_USER = "00000000-0000-0000-0000-000000000000";
+/** Forgets an address's failed sign-ins, after a password reset proved its owner. */
+export async function clearSignInFailures(db: Database, environmentId: string, email: string): Promise<void> {
+  await endFailureStreak(db, signInFailuresKey(environmentId, email));
+}
 
-/**
- * Counts a failed sign-in. Unknown emails run the same UPDATE against no row, so
- * the two failures cost the same time and cannot be told apart.
- */
-async function recordFailedSignIn(db: Database, userId: string | null): Promise<void> {
-  await db
-    .update(users)
-    .set({ failedSignInCount: sql`${users.failedSignInCount} + 1`, lastFailedSignInAt: new Date() })
-    .where(eq(users.id, userId ?? NO_USER));
+/** Seconds the address must still wait: doubles with each failure past the threshold, capped. */
+function throttleSeconds(streak: FailureStreak | null, threshold: number): number {
+  const excess = (streak?.failures ?? 0) - threshold;
+  if (!streak || excess < 0) return 0;
+  const delay = Math.min(MAX_THROTTLE_SECONDS, 2 ** Math.min(excess, 20));
+  const waited = (Date.now() - streak.lastFailureAt.getTime()) / 1000;
+  return Math.max(0, Math.ceil(delay - waited));
 }
 
 /**
@@ -85,16 +86,20 @@ export async function signIn(
   context: RequestContext,
 ): Promise<Establishment> {
   await enforceRateLimit(db, environment, "signIn", context, input.email);
+  const failuresKey = signInFailuresKey(environment.id, input.email);
+  // Decided before the account is looked up, so it cannot depend on whether there is one.
+  const streak = await readFailureStreak(db, failuresKey);
+  const wait = throttleSeconds(streak, environment.settings.rateLimits.failedSignInThreshold);
+  if (wait > 0) throw rateLimited(wait);
   const user = await findUserByEmail(db, environment.id, input.email);
-  if (user) {
-    const wait = throttleSeconds(user, environment.settings.rateLimits.failedSignInThreshold);
-    if (wait > 0) throw rateLimited(wait);
-  }
   const passwordOk = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), input.password).catch(() => false);
   if (!user || !user.passwordHash || !passwordOk) {
-    await recordFailedSignIn(db, user?.id ?? null);
+    await extendFailureStreak(db, failuresKey);
     throw invalidCredentials();
   }
   if (user.status === "banned") throw new AppError("user_banned", "This account has been banned.");
-  return establishSession(db, environment, user, { methods: ["pwd"] }, context);
+  const established = await establishSession(db, environment, user, { methods: ["pwd"] }, context);
+  // A streak ends with a success; skipped when there is none, to keep the common sign-in at one write.
+  if (streak) await endFailureStreak(db, failuresKey);
+  return established;
 }

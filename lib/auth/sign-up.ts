@@ -11,13 +11,16 @@ import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
 import type { RequestContext } from "../http/request-context";
 import { recordLegalAcceptance } from "../legal/legal-acceptance";
+import { enforceEmailCodeLimit, refundEmailCodeGuess } from "../rate-limit/email-code-limits";
 import { enforceRateLimit } from "../rate-limit/enforce";
 import { emailTaken } from "../users/create-user";
 import { assertMetadataFits } from "../users/metadata";
 import { assertCaptchaPassed } from "./captcha";
 import { establishSession, type Establishment } from "../sessions/establish-session";
 import {
+  cancelLiveCodes,
   CODE_LIFETIME_MINUTES,
+  codeExhausted,
   consumeCode,
   findLiveCode,
   invalidCode,
@@ -29,7 +32,7 @@ import { hashPassword } from "./password-hasher";
 import { assertPasswordAllowed } from "./password-policy";
 import type { signUpBody } from "./schemas";
 
-/** Resends of one sign-up code; more would let a guesser reset the attempt counter forever. */
+/** Codes one sign-up token may have sent, so one token cannot flood an inbox. */
 const MAX_SIGN_UP_SENDS = 5;
 
 interface PendingSignUp {
@@ -61,7 +64,9 @@ async function addressTaken(db: Database, environmentId: string, email: string):
  * Starts a sign-up: validates, hashes the password, stores the pending sign-up and
  * emails a 6-digit code. No user and no session exist yet. An address that already
  * has an account gets a "you already have an account" email instead, behind the
- * very same response, so sign-up cannot be used to probe for accounts.
+ * very same response, so sign-up cannot be used to probe for accounts. Older
+ * pending sign-ups of the address end here, and the email counts against the
+ * address's daily send cap (429 when over it), for new and existing accounts alike.
  */
 export async function beginSignUp(
   db: Database,
@@ -84,6 +89,9 @@ export async function beginSignUp(
   const locale = emailLocale(environment, input.locale);
 
   return db.transaction(async (tx) => {
+    // Counted inside the transaction: a send that fails (503) is rolled back with it.
+    await enforceEmailCodeLimit(tx, environment, "codeSendsPerEmail", "sign_up", input.email);
+    await cancelLiveCodes(tx, environment.id, "sign_up", input.email);
     const payload: PendingSignUp = existingAccount
       ? { existingAccount: true }
       : { passwordHash, ...splitName(input.name), locale: input.locale ?? null, unsafeMetadata: input.unsafeMetadata ?? {}, legalConsentAccepted: input.legalConsentAccepted === true };
@@ -129,7 +137,10 @@ async function sendSignUpEmail(
   }
 }
 
-/** Emails a fresh code for a pending sign-up; the previous code stops working. */
+/**
+ * Emails a fresh code for a pending sign-up; the previous code stops working. The
+ * token's wrong guesses carry over, so a token that used them all is dead for good.
+ */
 export async function resendSignUpCode(
   db: Database,
   environment: EnvironmentContext,
@@ -138,12 +149,13 @@ export async function resendSignUpCode(
 ): Promise<{ token: string; email: string }> {
   await enforceRateLimit(db, environment, "emailSends", context, token);
   const row = await findLiveCode(db, environment.id, "sign_up", token);
-  if (!row) throw invalidCode();
+  if (!row || codeExhausted(row)) throw invalidCode();
   if (row.sendCount >= MAX_SIGN_UP_SENDS) {
     throw new AppError("rate_limited", "This sign-up has had its last code; start again.", { headers: { "retry-after": "600" } });
   }
   const pending = row.payload as PendingSignUp;
   await db.transaction(async (tx) => {
+    await enforceEmailCodeLimit(tx, environment, "codeSendsPerEmail", "sign_up", row.email);
     const code = await reissueCode(tx, row);
     await sendSignUpEmail(tx, environment, linkBase(environment, context.host), row.email, emailLocale(environment, pending.locale), Boolean(pending.existingAccount), code);
   });
@@ -153,7 +165,9 @@ export async function resendSignUpCode(
 /**
  * Verifies the code and, in one transaction, consumes it, creates the user (email
  * verified: the code proved it), records legal acceptance and opens the session.
- * Of concurrent verifications with the right code exactly one succeeds.
+ * Of concurrent verifications with the right code exactly one succeeds. Every
+ * guess counts against the address's daily cap across all its sign-up tokens;
+ * over it the answer is 429 rate_limited and the code is not even checked.
  */
 export async function verifySignUp(
   db: Database,
@@ -164,6 +178,7 @@ export async function verifySignUp(
   await enforceRateLimit(db, environment, "codeAttempts", context, input.token);
   const row = await findLiveCode(db, environment.id, "sign_up", input.token);
   if (!row) throw invalidCode();
+  await enforceEmailCodeLimit(db, environment, "codeFailuresPerEmail", "sign_up", row.email);
   const pending = row.payload as PendingSignUp;
   try {
     const opened = await db.transaction(async (tx) => {
@@ -196,7 +211,10 @@ export async function verifySignUp(
       // The password was chosen here and the code proved the mailbox.
       return establishSession(tx, environment, user, { methods: ["pwd", "email_code"] }, context);
     });
-    if (opened) return opened;
+    if (opened) {
+      await refundEmailCodeGuess(db, environment, "sign_up", row.email);
+      return opened;
+    }
   } catch (error) {
     if (isUniqueViolation(error)) throw emailTaken();
     throw error;

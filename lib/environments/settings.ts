@@ -72,6 +72,12 @@ export const environmentSettingsSchema = z
         signIn: limitRule(5, 10),
         codeAttempts: limitRule(3, 10),
         emailSends: limitRule(5, 600),
+        /**
+         * Per address and day, across every token: wrong sign-up or reset codes, and code
+         * emails sent. A fresh token per guess would otherwise reset the per-code limit.
+         */
+        codeFailuresPerEmail: limitRule(20, 86_400),
+        codeSendsPerEmail: limitRule(10, 86_400),
         /** Consecutive failed sign-ins after which each further attempt must wait, doubling each time. */
         failedSignInThreshold: z.int().min(5).max(100_000).default(100),
       })

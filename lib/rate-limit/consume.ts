@@ -25,3 +25,8 @@ export async function consumeRateLimit(db: Database, key: string, rule: RateLimi
   if (!row || row.hits <= rule.limit) return 0;
   return Math.max(1, row.retry_after);
 }
+
+/** Takes one hit back, for an attempt counted up front that turned out legitimate. */
+export async function refundRateLimit(db: Database, key: string): Promise<void> {
+  await db.execute(sql`update rate_limit_buckets set hits = greatest(hits - 1, 0) where key = ${key}`);
+}

@@ -65,9 +65,9 @@ export function assuranceLevel(methods: readonly AuthMethod[]): 1 | 2 {
  * missing. Call it with the transaction of the sign-in when there is one, so that
  * consuming a code and opening the session commit together.
  *
- * One statement inserts the session, writes its audit row and records the
- * successful sign-in on the user (failure counter reset): atomic without a
- * transaction of its own, and one round trip on the hot sign-in path.
+ * One statement inserts the session, writes its audit row and stamps the user's
+ * last sign-in: atomic without a transaction of its own, and one round trip on
+ * the hot sign-in path.
  */
 export async function establishSession(
   db: Database,
@@ -110,7 +110,7 @@ export async function establishSession(
       select ${environment.id}, 'session.created', 'user', ${user.id}, ${user.id}, ${context.requestId},
              jsonb_build_object('sessionId', id, 'amr', ${JSON.stringify(proof.methods)}::jsonb) from new_session
     )
-    update users set failed_sign_in_count = 0, last_failed_sign_in_at = null, last_sign_in_at = ${at}::timestamptz
+    update users set last_sign_in_at = ${at}::timestamptz
     where id = ${user.id}`);
 
   const state = await sessionState(db, environment, user, session.id);

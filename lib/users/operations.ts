@@ -58,7 +58,7 @@ export const updateUserOperation = defineOperation({
   method: "patch",
   path: "/api/server/v1/users/{userId}",
   summary: "Update a user",
-  description: "Updates names, locale, primary email (replacing the old address, which is released) and password. null clears a name or the locale.",
+  description: "Updates names, locale, primary email (replacing the old address, which is released) and password. An email the user already holds as a secondary address is promoted to primary (not 409). Setting a password revokes every session of the user, in the same transaction. null clears a name or the locale.",
   tags,
   auth: "secretKey",
   params: userIdParams,

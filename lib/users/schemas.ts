@@ -65,8 +65,8 @@ export const updateUserBody = z
     firstName: personNameSchema.nullable().optional(),
     lastName: personNameSchema.nullable().optional(),
     locale: z.enum(LOCALES).nullable().optional(),
-    email: emailSchema.optional().meta({ description: "Replaces the primary email (created verified)." }),
-    password: passwordInputSchema.optional().meta({ description: "Sets a new password, subject to the password policy." }),
+    email: emailSchema.optional().meta({ description: "Replaces the primary email (created verified); one of the user's own secondary addresses is promoted." }),
+    password: passwordInputSchema.optional().meta({ description: "Sets a new password, subject to the password policy, and revokes every session of the user." }),
   })
   .meta({ id: "UpdateUserRequest" });
 

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Database } from "@/db/client";
 import { isUniqueViolation } from "@/db/errors";
@@ -7,6 +7,7 @@ import { recordEvent, type Actor } from "../audit/record-event";
 import { hashPassword } from "../auth/password-hasher";
 import { assertPasswordAllowed } from "../auth/password-policy";
 import type { EnvironmentContext } from "../environments/context";
+import { revokeAllUserSessions } from "../sessions/revoke-sessions";
 import { assertEmailFree, emailTaken } from "./create-user";
 import { getLiveUserOrThrow } from "./get-user";
 import type { ServerUser, updateUserBody } from "./schemas";
@@ -14,8 +15,11 @@ import { toServerUser } from "./serialize";
 
 /**
  * Updates names, locale, primary email and password. A new email replaces the old
- * primary address (released for re-use) and is trusted as verified. The password
- * is hashed before the transaction so the row lock is never held across argon2.
+ * primary address (released for re-use) and is trusted as verified; one the user
+ * already holds as a secondary address is promoted. Setting a password revokes
+ * every session of the user in the same transaction: whoever held the account
+ * under the old password is out. The password is hashed before the transaction so
+ * the row lock is never held across argon2.
  */
 export async function updateUser(
   db: Database,
@@ -44,19 +48,21 @@ export async function updateUser(
             .delete(emailAddresses)
             .where(and(eq(emailAddresses.userId, userId), eq(emailAddresses.email, current.email)));
         }
-        await tx.insert(emailAddresses).values({ environmentId: environment.id, userId, email: input.email, verifiedAt: now });
+        // The user's own secondary address is promoted: inserting it again would hit the unique index (409).
+        const [promoted] = await tx
+          .update(emailAddresses)
+          .set({ verifiedAt: sql`coalesce(${emailAddresses.verifiedAt}, ${now.toISOString()}::timestamptz)` })
+          .where(and(eq(emailAddresses.userId, userId), eq(emailAddresses.email, input.email)))
+          .returning({ verifiedAt: emailAddresses.verifiedAt });
+        if (!promoted) await tx.insert(emailAddresses).values({ environmentId: environment.id, userId, email: input.email, verifiedAt: now });
         changes.email = input.email;
-        changes.emailVerifiedAt = now;
+        changes.emailVerifiedAt = promoted?.verifiedAt ?? now;
       }
       const [row] = await tx.update(users).set(changes).where(eq(users.id, userId)).returning();
       if (!row) throw new Error("user update returned no row");
-      await recordEvent(tx, {
-        environmentId: environment.id,
-        type: "user.updated",
-        actor,
-        subjectId: userId,
-        data: { fields: Object.keys(input) },
-      });
+      const data: Record<string, unknown> = { fields: Object.keys(input) };
+      if (passwordHash !== undefined) data.revokedSessions = await revokeAllUserSessions(tx, userId);
+      await recordEvent(tx, { environmentId: environment.id, type: "user.updated", actor, subjectId: userId, data });
       return toServerUser(row);
     });
   } catch (error) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { expectProblem } from "../helpers/api";
 import { clientApi, signedUpClient } from "../helpers/client";
 import { newEnvironment, STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
 
@@ -179,6 +180,22 @@ describe("rate limits", () => {
     const throttled = await client.post("/auth/login", { email, password: STRONG_PASSWORD });
     expect(throttled.status).toBe(429);
     expect(Number(throttled.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+  });
+
+  it("enumeration: the failed-sign-in throttle answers an unknown address exactly like a known one", async () => {
+    const { publishableKey, api } = await newEnvironment();
+    await api.patch("/environment", { rateLimits: { signIn: { limit: 1000 }, failedSignInThreshold: 5 } });
+    const known = uniqueEmail();
+    await api.post("/users", { email: known, password: STRONG_PASSWORD });
+    const client = clientApi(publishableKey);
+    const answers = [];
+    for (const email of [known, uniqueEmail()]) {
+      for (let i = 0; i < 5; i++) expectProblem(await client.post("/auth/login", { email, password: "wrong-wrong-1" }), 401, "invalid_credentials");
+      const throttled = await client.post("/auth/login", { email, password: "wrong-wrong-1" });
+      expectProblem(throttled, 429, "rate_limited");
+      answers.push({ ...throttled.body, requestId: undefined, retryAfter: throttled.headers.get("retry-after") });
+    }
+    expect(answers[1]).toEqual(answers[0]);
   });
 });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { expectProblem } from "../helpers/api";
 import { clientApi, codeIn, emailCount, latestEmail } from "../helpers/client";
 import { newEnvironment, STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
 
@@ -107,6 +108,78 @@ describe("POST /_svc/auth/signup → verify", () => {
     }
     expect((await client.post("/auth/signup/verify", { token: started.body.token, code: second })).status).toBe(200);
     expect((await client.post("/auth/signup/resend", { token: "nope" })).body.code).toBe("invalid_code");
+  });
+
+  it("resend no longer resets the guess counter: 4 wrong, resend, 1 wrong and the new code is dead too", async () => {
+    const { publishableKey, api } = await newEnvironment();
+    await api.patch("/environment", { rateLimits: { codeAttempts: { limit: 1000 }, emailSends: { limit: 1000 } } });
+    const client = clientApi(publishableKey);
+    const email = uniqueEmail();
+    const started = await client.post("/auth/signup", { email, password: STRONG_PASSWORD });
+    const wrong = (code: string) => (code === "000000" ? "111111" : "000000");
+    const first = codeIn((await latestEmail(email)).text);
+    for (let i = 0; i < 4; i++) expectProblem(await client.post("/auth/signup/verify", { token: started.body.token, code: wrong(first) }), 400, "invalid_code");
+    expect((await client.post("/auth/signup/resend", { token: started.body.token })).status).toBe(200);
+    const second = codeIn((await latestEmail(email)).text);
+    expectProblem(await client.post("/auth/signup/verify", { token: started.body.token, code: wrong(second) }), 400, "invalid_code");
+    expectProblem(await client.post("/auth/signup/verify", { token: started.body.token, code: second }), 400, "invalid_code");
+    // A token out of guesses gets no more codes: each one would be wasted mail.
+    expectProblem(await client.post("/auth/signup/resend", { token: started.body.token }), 400, "invalid_code");
+    expect(await emailCount(email)).toBe(2);
+  });
+
+  it("a new sign-up for an address cancels its older pending sign-ups", async () => {
+    const { publishableKey } = await newEnvironment();
+    const client = clientApi(publishableKey);
+    const email = uniqueEmail();
+    const older = await client.post("/auth/signup", { email, password: STRONG_PASSWORD });
+    const olderCode = codeIn((await latestEmail(email)).text);
+    const newer = await client.post("/auth/signup", { email, password: STRONG_PASSWORD });
+    const newerCode = codeIn((await latestEmail(email)).text);
+    expectProblem(await client.post("/auth/signup/verify", { token: older.body.token, code: olderCode }), 400, "invalid_code");
+    expectProblem(await client.post("/auth/signup/resend", { token: older.body.token }), 400, "invalid_code");
+    expect((await client.post("/auth/signup/verify", { token: newer.body.token, code: newerCode })).status).toBe(200);
+  });
+
+  it("guessing across tokens: 20 wrong codes a day per address, over all its sign-ups, then 429 even for the right code", async () => {
+    const { publishableKey, api } = await newEnvironment();
+    // Only the per-address daily cap is left to stop the guesser.
+    await api.patch("/environment", { rateLimits: { signUp: { limit: 1000 }, codeAttempts: { limit: 1000 }, emailSends: { limit: 1000 } } });
+    const client = clientApi(publishableKey);
+    const email = uniqueEmail();
+    for (let round = 0; round < 4; round++) {
+      const started = await client.post("/auth/signup", { email, password: STRONG_PASSWORD });
+      expect(started.status).toBe(200);
+      const wrong = codeIn((await latestEmail(email)).text) === "000000" ? "111111" : "000000";
+      for (let i = 0; i < 5; i++) expectProblem(await client.post("/auth/signup/verify", { token: started.body.token, code: wrong }), 400, "invalid_code");
+    }
+    const last = await client.post("/auth/signup", { email, password: STRONG_PASSWORD });
+    const code = codeIn((await latestEmail(email)).text);
+    const refused = await client.post("/auth/signup/verify", { token: last.body.token, code });
+    expectProblem(refused, 429, "rate_limited");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(3600);
+    expect((await api.post("/users/search", { email })).body.items).toEqual([]);
+    // Another address is not affected.
+    const other = uniqueEmail();
+    const fresh = await client.post("/auth/signup", { email: other, password: STRONG_PASSWORD });
+    expect((await client.post("/auth/signup/verify", { token: fresh.body.token, code: codeIn((await latestEmail(other)).text) })).status).toBe(200);
+  });
+
+  it("code emails are capped at 10 a day per address over sign-ups and resends, alike for existing accounts", async () => {
+    const { publishableKey, api } = await newEnvironment();
+    await api.patch("/environment", { rateLimits: { signUp: { limit: 1000 }, emailSends: { limit: 1000 } } });
+    const existing = uniqueEmail();
+    await api.post("/users", { email: existing, password: STRONG_PASSWORD });
+    const client = clientApi(publishableKey);
+    for (const email of [uniqueEmail(), existing]) {
+      const started = await client.post("/auth/signup", { email, password: STRONG_PASSWORD });
+      for (let i = 0; i < 4; i++) expect((await client.post("/auth/signup/resend", { token: started.body.token })).status).toBe(200);
+      for (let i = 0; i < 5; i++) expect((await client.post("/auth/signup", { email, password: STRONG_PASSWORD })).status).toBe(200);
+      expect(await emailCount(email)).toBe(10);
+      const refused = await client.post("/auth/signup", { email, password: STRONG_PASSWORD });
+      expectProblem(refused, 429, "rate_limited");
+      expect(await emailCount(email)).toBe(10);
+    }
   });
 
   it("legal consent: 422 without it when required, recorded when given (no LEGAL gate)", async () => {

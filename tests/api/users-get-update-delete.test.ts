@@ -1,4 +1,7 @@
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { emailAddresses, events } from "@/db/schema";
 import { expectProblem, problemFields, USER_OPERATIONS } from "../helpers/api";
 import { createUser, newEnvironment, openSession, STRONG_PASSWORD, uniqueEmail, unknownId } from "../helpers/fixtures";
 
@@ -109,6 +112,23 @@ describe("PATCH /api/server/v1/users/{userId}", () => {
     expect(res.body.emailVerifiedAt).toBe(user.emailVerifiedAt);
   });
 
+  it("setting the email to one of the user's own secondary addresses promotes it instead of answering 409", async () => {
+    const { api, environmentId } = await newEnvironment();
+    const primary = uniqueEmail("primary");
+    const secondary = uniqueEmail("secondary");
+    const user = await createUser(api, { email: primary, password: STRONG_PASSWORD });
+    // The user added the address and has not verified it yet: an operator's word is enough.
+    await getDb().insert(emailAddresses).values({ environmentId, userId: user.id, email: secondary });
+    const res = await api.patch(`/users/${user.id}`, { email: secondary });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.email).toBe(secondary);
+    expect(res.body.emailVerifiedAt).not.toBeNull();
+    const addresses = await getDb().select({ email: emailAddresses.email, verifiedAt: emailAddresses.verifiedAt }).from(emailAddresses).where(eq(emailAddresses.userId, user.id));
+    expect(addresses).toEqual([{ email: secondary, verifiedAt: expect.any(Date) }]);
+    // As with any new email, the old primary is released.
+    expect((await createUser(api, { email: primary })).email).toBe(primary);
+  });
+
   it("answers 409 identifier_exists for an email another user has, and changes nothing", async () => {
     const { api } = await newEnvironment();
     const taken = uniqueEmail("taken");
@@ -127,6 +147,22 @@ describe("PATCH /api/server/v1/users/{userId}", () => {
     expect(res.status).toBe(200);
     expect(res.body.hasPassword).toBe(true);
     expect(res.text).not.toContain(STRONG_PASSWORD);
+  });
+
+  it("setting a password revokes every session of the user, with the count in the audit row", async () => {
+    const { api, environmentId } = await newEnvironment();
+    const user = await createUser(api, { password: STRONG_PASSWORD });
+    for (let i = 0; i < 2; i++) await openSession(environmentId, user.id);
+    const res = await api.patch(`/users/${user.id}`, { password: "an operator's new passphrase" });
+    expect(res.status).toBe(200);
+    const sessions = (await api.get(`/users/${user.id}/sessions`)).body.items;
+    expect(sessions.map((s: { status: string }) => s.status)).toEqual(["revoked", "revoked"]);
+    const audit = await getDb().select({ data: events.data }).from(events).where(and(eq(events.subjectId, user.id), eq(events.type, "user.updated")));
+    expect(audit).toEqual([{ data: { fields: ["password"], revokedSessions: 2 } }]);
+    // Changing only a name leaves sessions alone.
+    await openSession(environmentId, user.id);
+    await api.patch(`/users/${user.id}`, { firstName: "Ada" });
+    expect((await api.get(`/users/${user.id}/sessions`)).body.items.filter((s: { status: string }) => s.status === "active")).toHaveLength(1);
   });
 
   it("answers 400 password_too_weak for a weak password, and changes nothing", async () => {
