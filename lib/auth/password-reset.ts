@@ -87,11 +87,12 @@ export async function resetPassword(
       .where(eq(users.id, userId))
       .returning();
     if (!user || user.status !== "active") return null;
-    const revokedSessions = await revokeAllUserSessions(tx, user.id);
+    const actor = { type: "user", id: user.id, requestId: options.requestId } as const;
+    const revokedSessions = await revokeAllUserSessions(tx, { environmentId: environment.id, userId: user.id }, actor, "password_reset");
     await recordEvent(tx, {
       environmentId: environment.id,
       type: "user.password_reset",
-      actor: { type: "user", id: user.id, requestId: options.requestId },
+      actor,
       subjectId: user.id,
       data: { revokedSessions },
     });

@@ -6,7 +6,9 @@ import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
 import { enforceRateLimit, rateLimited } from "../rate-limit/enforce";
 import type { UserRow } from "../users/serialize";
+import { eventInsert } from "../audit/record-event";
 import { clientIp } from "../http/client-ip";
+import { requestIdFor } from "../http/request-id";
 import { newSession } from "../sessions/create-session";
 import { sessionResponse, type EstablishedSession } from "./establish-session";
 import { hashPassword, verifyPassword } from "./password-hasher";
@@ -103,6 +105,8 @@ export async function signIn(
     userAgent: request.headers.get("user-agent"),
     ipAddress: clientIp(request),
   });
+  const actor = { type: "user", id: user.id, requestId: requestIdFor(request) } as const;
+  const audit = eventInsert({ environmentId: environment.id, type: "session.created", actor, subjectId: user.id, data: { sessionId: session.id } });
   // One statement opens the session, writes its audit row and resets the failure
   // count: atomic without an explicit transaction, and one round trip instead of five.
   await db.execute(sql`
@@ -114,10 +118,7 @@ export async function signIn(
               ${session.lastVerifiedAt.toISOString()}::timestamptz, ${session.expiresAt.toISOString()}::timestamptz,
               ${session.userAgent}, ${session.ipAddress})
       returning id
-    ), audit as (
-      insert into events (environment_id, type, actor_type, actor_id, subject_id, data)
-      select ${environment.id}, 'session.created', 'user', ${user.id}, ${user.id}, jsonb_build_object('sessionId', id) from new_session
-    )
+    ), audit as (${audit})
     update users set failed_sign_in_count = 0, last_failed_sign_in_at = null, last_sign_in_at = now()
     where id = ${user.id}`);
   const opened = { session, token, user };

@@ -1,26 +1,15 @@
-import { and, eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { sessions } from "@/db/schema";
-import { recordEvent } from "../audit/record-event";
+import { requestIdFor } from "../http/request-id";
 import { clearedSessionCookies } from "../sessions/cookies";
 import type { ActiveSession } from "../sessions/resolve-session";
+import { revokeSession } from "../sessions/revoke-sessions";
 
 /** Revokes the caller's session (if any) and returns the Set-Cookie values that clear the cookie and its hint. */
 export async function signOut(db: Database, current: ActiveSession | null, request: Request): Promise<string[]> {
   if (current) {
-    await db.transaction(async (tx) => {
-      await tx
-        .update(sessions)
-        .set({ status: "revoked", revokedAt: new Date() })
-        .where(and(eq(sessions.id, current.session.id), eq(sessions.status, "active")));
-      await recordEvent(tx, {
-        environmentId: current.session.environmentId,
-        type: "session.ended",
-        actor: { type: "user", id: current.user.id, requestId: null },
-        subjectId: current.user.id,
-        data: { sessionId: current.session.id },
-      });
-    });
+    const { environmentId, userId, id: sessionId } = current.session;
+    const actor = { type: "user", id: current.user.id, requestId: requestIdFor(request) } as const;
+    await db.transaction((tx) => revokeSession(tx, { environmentId, userId, sessionId }, actor, "sign_out"));
   }
   return clearedSessionCookies(request);
 }

@@ -10,6 +10,7 @@ import { sendEmail } from "../email/send-email";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
 import { clientIp } from "../http/client-ip";
+import { requestIdFor } from "../http/request-id";
 import { recordLegalAcceptance } from "../legal/legal-acceptance";
 import { enforceRateLimit } from "../rate-limit/enforce";
 import { emailTaken } from "../users/create-user";
@@ -190,7 +191,7 @@ export async function verifySignUp(
       await recordEvent(tx, {
         environmentId: environment.id,
         type: "user.signed_up",
-        actor: { type: "user", id: user.id, requestId: null },
+        actor: { type: "user", id: user.id, requestId: requestIdFor(request) },
         subjectId: user.id,
       });
       return openSession(tx, environment, user, request);

@@ -6,6 +6,7 @@ import { emailEnvironment, emailLocale } from "../email/environment-branding";
 import { sendEmail } from "../email/send-email";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
+import { requestIdFor } from "../http/request-id";
 import { clearedSessionCookies } from "../sessions/cookies";
 import type { ActiveSession } from "../sessions/resolve-session";
 import { deleteUser } from "./delete-user";
@@ -69,7 +70,7 @@ export async function confirmAccountDeletion(db: Database, environment: Environm
   const userId = row.userId;
   await db.transaction(async (tx) => {
     if (!(await consumeCode(tx, row, null))) throw invalidCode();
-    await deleteUser(tx, environment.id, userId, { type: "user", id: userId, requestId: null });
+    await deleteUser(tx, environment.id, userId, { type: "user", id: userId, requestId: requestIdFor(request) });
   });
   return { body: { status: "deleted" }, cookies: clearedSessionCookies(request) };
 }

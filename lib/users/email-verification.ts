@@ -10,6 +10,7 @@ import { AppError } from "../errors";
 import type { ActiveSession } from "../sessions/resolve-session";
 import { issuerFor } from "../tokens/issuer";
 import { publicUrl } from "../config/runtime";
+import { requestIdFor } from "../http/request-id";
 import { SeeOther, wantsHtml } from "../http/see-other";
 
 export const VERIFICATION_LINK_MINUTES = 24 * 60;
@@ -54,7 +55,7 @@ export async function resendVerificationEmail(db: Database, environment: Environ
  * The emailed link's target: marks the address verified, once. The token alone
  * proves ownership of the mailbox, so no session is needed to open the link.
  */
-export async function verifyEmailLink(db: Database, environment: EnvironmentContext, token: string) {
+export async function verifyEmailLink(db: Database, environment: EnvironmentContext, token: string, requestId: string) {
   const row = await findLiveCode(db, environment.id, "email_verification", token);
   if (!row?.userId) throw invalidCode();
   const userId = row.userId;
@@ -72,7 +73,7 @@ export async function verifyEmailLink(db: Database, environment: EnvironmentCont
     await recordEvent(tx, {
       environmentId: environment.id,
       type: "email.verified",
-      actor: { type: "user", id: userId, requestId: null },
+      actor: { type: "user", id: userId, requestId },
       subjectId: userId,
     });
     return { status: "verified", email: row.email };
@@ -85,8 +86,8 @@ export async function verifyEmailLink(db: Database, environment: EnvironmentCont
  * JSON gets the JSON answer, errors included.
  */
 export async function openVerificationLink(db: Database, environment: EnvironmentContext, token: string, request: Request) {
-  if (!wantsHtml(request)) return verifyEmailLink(db, environment, token);
-  await verifyEmailLink(db, environment, token).catch((error: unknown) => {
+  if (!wantsHtml(request)) return verifyEmailLink(db, environment, token, requestIdFor(request));
+  await verifyEmailLink(db, environment, token, requestIdFor(request)).catch((error: unknown) => {
     if (!(error instanceof AppError)) throw error;
   });
   return new SeeOther(`${publicUrl()}/verify-email?pk=${encodeURIComponent(environment.publishableKey)}`);
