@@ -202,6 +202,12 @@ export const sessions = pgTable(
   ],
 );
 
+/**
+ * The audit log and the outbox webhooks deliver from: one row per change, written in
+ * the change's own transaction by lib/audit/record-event.ts, whose catalogue fixes
+ * each type's payload. A row carries all a delivery needs: type, environment,
+ * occurred-at (`created_at`), payload (`data`), actor and request id.
+ */
 export const events = pgTable(
   "events",
   {
@@ -211,8 +217,12 @@ export const events = pgTable(
     type: text("type").notNull(),
     actorType: text("actor_type", { enum: ["secret_key", "user", "system", "operator"] }).notNull(),
     actorId: text("actor_id"),
+    /** Who really acted when the actor is impersonated: an operator or a secret key acting as the user. */
+    onBehalfOfType: text("on_behalf_of_type", { enum: ["secret_key", "operator"] }),
+    onBehalfOfId: text("on_behalf_of_id"),
     subjectId: uuid("subject_id"),
     data: jsonb("data").$type<JsonObject>().notNull().default({}),
+    /** The request (`req_…`) or job (`job_…`) that made the change; null only for the CLI and boot. */
     requestId: text("request_id"),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
   },
@@ -340,5 +350,39 @@ export const dataRequests = pgTable(
     index("data_requests_status_idx").on(t.status),
     // One export in the making per user: concurrent requests collapse into one.
     uniqueIndex("data_requests_one_pending_idx").on(t.userId).where(sql`status = 'pending'`),
+  ],
+);
+
+/**
+ * Work done outside a request: data exports, the periodic clean-up. Runners claim
+ * due rows with `FOR UPDATE SKIP LOCKED` (lib/jobs/run-due-jobs.ts), so any number
+ * of processes can share the table; a claim is a lease (`locked_until`), and a
+ * runner that dies mid-job leaves it to be claimed again once the lease runs out.
+ */
+export const jobs = pgTable(
+  "jobs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    environmentId: uuid("environment_id").references(() => environments.id, { onDelete: "cascade" }),
+    /** A kind from lib/jobs/job-kinds.ts, which also fixes the payload's shape. */
+    kind: text("kind").notNull(),
+    payload: jsonb("payload").$type<JsonObject>().notNull().default({}),
+    /** At most one unfinished job per key: recurring jobs use it so each is scheduled once, whatever the number of runners. */
+    singletonKey: text("singleton_key"),
+    status: text("status", { enum: ["pending", "succeeded", "failed"] }).notNull().default("pending"),
+    runAt: timestamp("run_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
+    /** Claims so far, counted when claimed, so a job that crashes its runner still uses up attempts. */
+    attempts: integer("attempts").notNull().default(0),
+    maxAttempts: integer("max_attempts").notNull().default(5),
+    lockedUntil: timestamp("locked_until", { withTimezone: true, precision: 6 }),
+    claimedBy: text("claimed_by"),
+    lastError: text("last_error"),
+    finishedAt: timestamp("finished_at", { withTimezone: true, precision: 6 }),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("jobs_due_idx").on(t.runAt).where(sql`finished_at is null`),
+    uniqueIndex("jobs_singleton_idx").on(t.singletonKey).where(sql`finished_at is null`),
+    index("jobs_finished_idx").on(t.finishedAt).where(sql`finished_at is not null`),
   ],
 );

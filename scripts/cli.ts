@@ -17,6 +17,7 @@ import { createSecretKey, listSecretKeys, revokeSecretKey } from "../lib/environ
 import { findEnvironment } from "../lib/environments/context";
 import { createEnvironment } from "../lib/environments/create-environment";
 import { listEnvironments } from "../lib/environments/list-environments";
+import { SYSTEM_ACTOR } from "../lib/audit/record-event";
 import { AppError } from "../lib/errors";
 import { rotateSigningKey } from "../lib/tokens/rotate-signing-key";
 
@@ -102,7 +103,7 @@ async function run(db: ReturnType<typeof databaseHandle>["db"], command: string)
       const environmentId = requireArg(positionals[2], "ENV_ID");
       const environment = await findEnvironment(db, environmentId).catch(() => null);
       if (!environment) throw new AppError("resource_not_found", `No environment ${environmentId}.`);
-      const { kid } = await rotateSigningKey(db, environment.id, { type: "operator", id: null, requestId: null });
+      const { kid } = await rotateSigningKey(db, environment.id, SYSTEM_ACTOR);
       return output({ kid, environmentId }, () => `Signing key ${kid} is now current; the previous key stays in the JWKS until its tokens expire.`);
     }
     default:

@@ -1,11 +1,12 @@
-import { and, eq, ne } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "@/db/client";
-import { sessions, users } from "@/db/schema";
+import { users } from "@/db/schema";
 import { recordEvent, type Actor } from "../audit/record-event";
 import type { EnvironmentContext } from "../environments/context";
 import { logUnexpectedError } from "../http/log";
 import type { ActiveSession } from "../sessions/resolve-session";
+import { revokeAllUserSessions } from "../sessions/revoke-sessions";
 import { passwordInputSchema } from "../users/schemas";
 import { hashPassword, verifyPassword } from "./password-hasher";
 import { assertPasswordAllowed } from "./password-policy";
@@ -53,19 +54,16 @@ export async function changePassword(
   const passwordHash = await hashPassword(input.newPassword);
   const result = await db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, user.id));
-    const revoked = await tx
-      .update(sessions)
-      .set({ status: "revoked", revokedAt: new Date() })
-      .where(and(eq(sessions.userId, user.id), eq(sessions.status, "active"), ne(sessions.id, current.session.id)))
-      .returning({ id: sessions.id });
+    const target = { environmentId: environment.id, userId: user.id, exceptSessionId: current.session.id };
+    const revokedSessions = await revokeAllUserSessions(tx, target, actor, "password_changed");
     await recordEvent(tx, {
       environmentId: environment.id,
       type: user.passwordHash ? "user.password_changed" : "user.password_set",
       actor,
       subjectId: user.id,
-      data: { revokedSessions: revoked.length },
+      data: { revokedSessions },
     });
-    return { hasPassword: true, revokedSessions: revoked.length };
+    return { hasPassword: true, revokedSessions };
   });
   if (user.email) {
     void sendPasswordChangedNotice(db, environment, linkBase(environment, null), user.email, user.locale).catch((error: unknown) =>

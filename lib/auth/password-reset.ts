@@ -110,11 +110,12 @@ export async function resetPassword(
     if (!updated) throw new Error("user update returned no row");
     await clearSignInFailures(tx, environment.id, input.email);
     locale = updated.locale;
-    const revokedSessions = await revokeAllUserSessions(tx, user.id);
+    const actor = { type: "user", id: user.id, requestId: context.requestId } as const;
+    const revokedSessions = await revokeAllUserSessions(tx, { environmentId: environment.id, userId: user.id }, actor, "password_reset");
     await recordEvent(tx, {
       environmentId: environment.id,
       type: "user.password_reset",
-      actor: { type: "user", id: user.id, requestId: context.requestId },
+      actor,
       subjectId: user.id,
       data: { revokedSessions },
     });

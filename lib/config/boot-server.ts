@@ -1,12 +1,12 @@
 import { databaseHandle } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
-import { resumePendingDataRequests } from "../users/data-requests";
+import { startJobRunner } from "../jobs/job-runner";
 import { isLeadWorker } from "../server/workers";
 import { productionStartProblem } from "./production-checks";
 
 /**
  * Refuses an unsafe production configuration and applies pending migrations, so a
- * bare `next start` is as safe as `npm start`.
+ * bare `next start` is as safe as `npm start`; then starts the process's job runner.
  */
 export async function bootServer(): Promise<void> {
   const problem = productionStartProblem();
@@ -14,9 +14,8 @@ export async function bootServer(): Promise<void> {
     console.error(`gatehouse: cannot start: ${problem}`);
     process.exit(1);
   }
-  // With several worker processes, only the first migrates and resumes jobs: two
-  // migrators racing on one database, or two workers resuming one export, would collide.
-  if (!isLeadWorker()) return;
-  await migrateDatabase(databaseHandle());
-  await resumePendingDataRequests(databaseHandle().db);
+  // With several worker processes, only the first migrates: two migrators racing on
+  // one database would collide. Every worker runs jobs; SKIP LOCKED shares them out.
+  if (isLeadWorker()) await migrateDatabase(databaseHandle());
+  startJobRunner(databaseHandle().db);
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import next from "next";
 import { closeDb, databaseHandle } from "@/db/client";
 import { preloadRoutes } from "../http/route-table";
+import { stopJobRunner } from "../jobs/job-runner";
 import { createFastPath, FAST_PATH_PREFIXES } from "./fast-path";
 
 export interface RunningServer {
@@ -50,6 +51,7 @@ export async function startServer(options: { port: number; dir?: string }): Prom
       await closed;
       clearTimeout(timer);
       await app.close();
+      await stopJobRunner();
       await closeDb();
     },
   };

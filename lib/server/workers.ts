@@ -20,7 +20,7 @@ export function threadPoolSize(workers: number): string {
   return process.env.UV_THREADPOOL_SIZE ?? String(Math.max(1, Math.ceil(availableParallelism() / workers)));
 }
 
-/** The first worker (or the only process) does the once-per-deployment work: migrations, resuming jobs. */
+/** The first worker (or the only process) does the once-per-deployment work: migrations. */
 export function isLeadWorker(): boolean {
   return (process.env.GATEHOUSE_WORKER ?? "1") === "1";
 }

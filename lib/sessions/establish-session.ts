@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
+import { eventInsert } from "../audit/record-event";
 import { randomToken, sha256 } from "../crypto/tokens";
 import type { EnvironmentContext } from "../environments/context";
 import type { RequestContext } from "../http/request-context";
@@ -97,6 +98,8 @@ export async function establishSession(
     reverifiedAt: null,
   };
   const at = now.toISOString();
+  const actor = { type: "user", id: user.id, requestId: context.requestId } as const;
+  const audit = eventInsert({ environmentId: environment.id, type: "session.created", actor, subjectId: user.id, data: { sessionId: session.id, amr: proof.methods } });
   await db.execute(sql`
     with new_session as (
       insert into sessions (id, environment_id, user_id, token_hash, status, created_at, last_active_at, last_verified_at,
@@ -105,11 +108,7 @@ export async function establishSession(
               ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz, ${session.expiresAt.toISOString()}::timestamptz,
               ${session.userAgent}, ${session.ipAddress}, ${`{${proof.methods.join(",")}}`}::text[], ${session.aal}, ${at}::timestamptz)
       returning id
-    ), audit as (
-      insert into events (environment_id, type, actor_type, actor_id, subject_id, request_id, data)
-      select ${environment.id}, 'session.created', 'user', ${user.id}, ${user.id}, ${context.requestId},
-             jsonb_build_object('sessionId', id, 'amr', ${JSON.stringify(proof.methods)}::jsonb) from new_session
-    )
+    ), audit as (${audit})
     update users set last_sign_in_at = ${at}::timestamptz
     where id = ${user.id}`);
 

@@ -1,10 +1,11 @@
-import { and, desc, eq, ne } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "@/db/client";
 import { sessions } from "@/db/schema";
-import { recordEvent, type Actor } from "../audit/record-event";
+import type { Actor } from "../audit/record-event";
 import { AppError } from "../errors";
 import type { ActiveSession } from "./resolve-session";
+import { revokeAllUserSessions, revokeSession } from "./revoke-sessions";
 import { sessionSchema } from "./schemas";
 import { toSessionView } from "./serialize";
 
@@ -38,14 +39,7 @@ export async function revokeMySession(db: Database, current: ActiveSession, sess
       .where(and(eq(sessions.id, sessionId), eq(sessions.userId, current.user.id)))
       .limit(1);
     if (!row) throw new AppError("resource_not_found", "You have no session with this id.");
-    const [revoked] = await tx
-      .update(sessions)
-      .set({ status: "revoked", revokedAt: row.revokedAt ?? new Date() })
-      .where(eq(sessions.id, sessionId))
-      .returning();
-    if (row.status === "active") {
-      await recordEvent(tx, { environmentId: row.environmentId, type: "session.revoked", actor, subjectId: row.userId, data: { sessionId } });
-    }
+    const revoked = await revokeSession(tx, { environmentId: row.environmentId, userId: row.userId, sessionId }, actor, "revoke");
     return toSessionView(revoked ?? row);
   });
 }
@@ -53,18 +47,8 @@ export async function revokeMySession(db: Database, current: ActiveSession, sess
 /** Signs the caller out everywhere but here. */
 export async function revokeOtherSessions(db: Database, current: ActiveSession, actor: Actor) {
   return db.transaction(async (tx) => {
-    const revoked = await tx
-      .update(sessions)
-      .set({ status: "revoked", revokedAt: new Date() })
-      .where(and(eq(sessions.userId, current.user.id), eq(sessions.status, "active"), ne(sessions.id, current.session.id)))
-      .returning({ id: sessions.id });
-    await recordEvent(tx, {
-      environmentId: current.session.environmentId,
-      type: "session.revoked_others",
-      actor,
-      subjectId: current.user.id,
-      data: { revokedCount: revoked.length },
-    });
-    return { revokedCount: revoked.length };
+    const target = { environmentId: current.session.environmentId, userId: current.user.id, exceptSessionId: current.session.id };
+    const revokedCount = await revokeAllUserSessions(tx, target, actor, "revoke_others");
+    return { revokedCount };
   });
 }

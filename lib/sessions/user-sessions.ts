@@ -1,10 +1,10 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { sessions } from "@/db/schema";
-import { recordEvent, type Actor } from "../audit/record-event";
+import type { Actor } from "../audit/record-event";
 import { AppError, invalidField } from "../errors";
 import { getUserOrThrow } from "../users/get-user";
-import { revokeAllUserSessions } from "./revoke-sessions";
+import { revokeAllUserSessions, revokeSession } from "./revoke-sessions";
 import { toSessionView } from "./serialize";
 
 /** A user's sessions, newest first, keyset-paginated like users. */
@@ -61,12 +61,7 @@ export async function revokeUserSession(
       throw new AppError("environment_mismatch", "The session belongs to a different environment.");
     }
     if (!session || session.userId !== userId) throw new AppError("resource_not_found", "The user has no session with this id.");
-    if (session.status === "revoked") return;
-    await tx
-      .update(sessions)
-      .set({ status: "revoked", revokedAt: new Date() })
-      .where(and(eq(sessions.id, sessionId), eq(sessions.status, "active")));
-    await recordEvent(tx, { environmentId, type: "session.revoked", actor, subjectId: userId, data: { sessionId } });
+    await revokeSession(tx, { environmentId, userId, sessionId }, actor, "revoke");
   });
 }
 
@@ -79,8 +74,7 @@ export async function revokeAllSessionsOfUser(
 ): Promise<{ revokedCount: number }> {
   return db.transaction(async (tx) => {
     await getUserOrThrow(tx, environmentId, userId);
-    const revokedCount = await revokeAllUserSessions(tx, userId);
-    await recordEvent(tx, { environmentId, type: "session.revoked_all", actor, subjectId: userId, data: { revokedCount } });
+    const revokedCount = await revokeAllUserSessions(tx, { environmentId, userId }, actor, "revoke_all");
     return { revokedCount };
   });
 }

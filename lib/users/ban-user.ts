@@ -26,14 +26,12 @@ async function setBanned(db: Database, environmentId: string, userId: string, ac
       .where(eq(users.id, userId))
       .returning();
     if (!row) throw new Error("user update returned no row");
-    const revokedSessions = banned ? await revokeAllUserSessions(tx, userId) : 0;
-    await recordEvent(tx, {
-      environmentId,
-      type: banned ? "user.banned" : "user.unbanned",
-      actor,
-      subjectId: userId,
-      data: banned ? { revokedSessions } : {},
-    });
+    if (banned) {
+      const revokedSessions = await revokeAllUserSessions(tx, { environmentId, userId }, actor, "user_banned");
+      await recordEvent(tx, { environmentId, type: "user.banned", actor, subjectId: userId, data: { revokedSessions } });
+    } else {
+      await recordEvent(tx, { environmentId, type: "user.unbanned", actor, subjectId: userId });
+    }
     return toServerUser(row);
   });
 }

@@ -4,7 +4,7 @@ import type { z } from "zod";
 import type { Database } from "@/db/client";
 import { isUniqueViolation } from "@/db/errors";
 import { emailAddresses, users } from "@/db/schema";
-import type { Actor } from "../audit/record-event";
+import { eventInsert, type Actor } from "../audit/record-event";
 import { hashPassword } from "../auth/password-hasher";
 import { assertPasswordAllowed } from "../auth/password-policy";
 import type { EnvironmentContext } from "../environments/context";
@@ -65,8 +65,7 @@ export async function createUser(
         insert into email_addresses (environment_id, user_id, email, verified_at)
         select environment_id, id, email, email_verified_at from new_user where email is not null
       )
-      insert into events (environment_id, type, actor_type, actor_id, subject_id, request_id)
-      select environment_id, 'user.created', ${actor.type}, ${actor.id}, id, ${actor.requestId} from new_user`);
+      ${eventInsert({ environmentId: environment.id, type: "user.created", actor, subjectId: id })}`);
     const [row] = await db.select().from(users).where(eq(users.id, id));
     if (!row) throw new Error("created user not found");
     return toServerUser(row);

@@ -1,16 +1,16 @@
 import { and, desc, eq, gt } from "drizzle-orm";
 import { z } from "zod";
-import { getDb, type Database } from "@/db/client";
+import type { Database } from "@/db/client";
 import { isUniqueViolation } from "@/db/errors";
 import { dataRequests } from "@/db/schema";
-import { recordEvent, type Actor } from "../audit/record-event";
+import { recordEvent, type Actor, type SystemActor } from "../audit/record-event";
 import { randomToken, sha256 } from "../crypto/tokens";
 import { seal, unseal } from "../crypto/secret-box";
 import { emailEnvironment, emailLocale } from "../email/environment-branding";
 import { sendEmail } from "../email/send-email";
 import { findEnvironment, type EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
-import { logUnexpectedError } from "../http/log";
+import { enqueueJob } from "../jobs/enqueue-job";
 import type { ActiveSession } from "../sessions/resolve-session";
 import { issuerFor } from "../tokens/issuer";
 import { buildDataExport } from "./build-data-export";
@@ -56,8 +56,9 @@ export async function listDataRequests(db: Database, current: ActiveSession) {
 }
 
 /**
- * Records a request and builds the export in the background; one pending request
- * at a time (asking again returns it). The link arrives by email.
+ * Records a request and queues the `data_export` job that builds it, in one
+ * transaction; one pending request at a time (asking again returns it). The link
+ * arrives by email once the job has run.
  */
 export async function requestDataExport(db: Database, environment: EnvironmentContext, current: ActiveSession, actor: Actor) {
   const pending = await findPendingRequest(db, current.user.id);
@@ -67,9 +68,9 @@ export async function requestDataExport(db: Database, environment: EnvironmentCo
       const [created] = await tx.insert(dataRequests).values({ environmentId: environment.id, userId: current.user.id }).returning();
       if (!created) throw new Error("data request insert returned no row");
       await recordEvent(tx, { environmentId: environment.id, type: "user.data_requested", actor, subjectId: current.user.id, data: { dataRequestId: created.id } });
+      await enqueueJob(tx, { kind: "data_export", environmentId: environment.id, payload: { dataRequestId: created.id } });
       return created;
     });
-    scheduleDataExport(row.id);
     return toView(row);
   } catch (error) {
     // A concurrent request won the one-pending-per-user index: answer with its request.
@@ -88,48 +89,48 @@ async function findPendingRequest(db: Database, userId: string): Promise<DataReq
   return row ?? null;
 }
 
-/** Runs the export after the response; failures are logged and mark the request failed. */
-export function scheduleDataExport(id: string): void {
-  setImmediate(() => {
-    void processDataRequest(getDb(), id).catch((error: unknown) => logUnexpectedError(`data-request:${id}`, error));
+/**
+ * The `data_export` job: builds, seals and stores the export and emails the
+ * single-use link, in one transaction, so a failed email leaves the request pending
+ * for the job's next attempt. The request row is locked and must still be pending:
+ * a second run of the job (after a lost lease, say) finds it ready and does nothing.
+ */
+export async function buildRequestedExport(db: Database, id: string, actor: SystemActor): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(dataRequests)
+      .where(and(eq(dataRequests.id, id), eq(dataRequests.status, "pending")))
+      .for("update");
+    if (!row) return;
+    const environment = await findEnvironment(tx, row.environmentId);
+    if (!environment) return;
+    const user = await getUserOrThrow(tx, environment.id, row.userId);
+    const sealed = await seal(JSON.stringify(await buildDataExport(tx, environment, row.userId)));
+    const token = randomToken(32);
+    const expiresAt = new Date(Date.now() + EXPORT_LINK_MINUTES * 60_000);
+    await tx
+      .update(dataRequests)
+      .set({ status: "ready", exportSealed: sealed, downloadTokenHash: sha256(token), completedAt: new Date(), expiresAt })
+      .where(eq(dataRequests.id, id));
+    await recordEvent(tx, { environmentId: environment.id, type: "user.data_export_ready", actor, subjectId: row.userId, data: { dataRequestId: id } });
+    if (!user.email) return;
+    await sendEmail(tx, {
+      template: "data_export_ready",
+      to: user.email,
+      locale: emailLocale(environment, user.locale),
+      environment: emailEnvironment(environment),
+      props: { url: `${issuerFor(environment)}/users/me/data-requests/${id}/download?token=${token}`, expiresInMinutes: EXPORT_LINK_MINUTES },
+    });
   });
 }
 
-/** Builds, seals and stores the export, then emails the single-use link, in one transaction. */
-export async function processDataRequest(db: Database, id: string): Promise<void> {
-  const [row] = await db.select().from(dataRequests).where(and(eq(dataRequests.id, id), eq(dataRequests.status, "pending")));
-  if (!row) return;
-  const environment = await findEnvironment(db, row.environmentId);
-  if (!environment) return;
-  try {
-    const user = await getUserOrThrow(db, environment.id, row.userId);
-    const sealed = await seal(JSON.stringify(await buildDataExport(db, environment, row.userId)));
-    const token = randomToken(32);
-    const expiresAt = new Date(Date.now() + EXPORT_LINK_MINUTES * 60_000);
-    await db.transaction(async (tx) => {
-      await tx
-        .update(dataRequests)
-        .set({ status: "ready", exportSealed: sealed, downloadTokenHash: sha256(token), completedAt: new Date(), expiresAt })
-        .where(eq(dataRequests.id, id));
-      if (!user.email) return;
-      await sendEmail(tx, {
-        template: "data_export_ready",
-        to: user.email,
-        locale: emailLocale(environment, user.locale),
-        environment: emailEnvironment(environment),
-        props: { url: `${issuerFor(environment)}/users/me/data-requests/${id}/download?token=${token}`, expiresInMinutes: EXPORT_LINK_MINUTES },
-      });
-    });
-  } catch (error) {
-    await db.update(dataRequests).set({ status: "failed", completedAt: new Date() }).where(eq(dataRequests.id, id));
-    throw error;
-  }
-}
-
-/** Resumes exports a restart interrupted. */
-export async function resumePendingDataRequests(db: Database): Promise<void> {
-  const pending = await db.select({ id: dataRequests.id }).from(dataRequests).where(eq(dataRequests.status, "pending")).limit(100);
-  for (const { id } of pending) scheduleDataExport(id);
+/** When the job has used up its attempts: the request shows as failed and the user may ask again. */
+export async function markDataRequestFailed(db: Database, id: string): Promise<void> {
+  await db
+    .update(dataRequests)
+    .set({ status: "failed", completedAt: new Date() })
+    .where(and(eq(dataRequests.id, id), eq(dataRequests.status, "pending")));
 }
 
 /**

@@ -23,7 +23,7 @@ export async function deleteUser(db: Database, environmentId: string, userId: st
       .where(eq(users.id, userId))
       .returning();
     if (!row) throw new Error("user update returned no row");
-    const revokedSessions = await revokeAllUserSessions(tx, userId);
+    const revokedSessions = await revokeAllUserSessions(tx, { environmentId, userId }, actor, "user_deleted");
     await tx.delete(emailAddresses).where(eq(emailAddresses.userId, userId));
     await recordEvent(tx, { environmentId, type: "user.deleted", actor, subjectId: userId, data: { revokedSessions } });
     return toServerUser(row);

@@ -55,7 +55,7 @@ export async function resendVerificationEmail(db: Database, environment: Environ
  * The emailed link's target: marks the address verified, once. The token alone
  * proves ownership of the mailbox, so no session is needed to open the link.
  */
-export async function verifyEmailLink(db: Database, environment: EnvironmentContext, token: string) {
+export async function verifyEmailLink(db: Database, environment: EnvironmentContext, token: string, requestId: string) {
   const row = await findLiveCode(db, environment.id, "email_verification", token);
   if (!row?.userId) throw invalidCode();
   const userId = row.userId;
@@ -73,7 +73,7 @@ export async function verifyEmailLink(db: Database, environment: EnvironmentCont
     await recordEvent(tx, {
       environmentId: environment.id,
       type: "email.verified",
-      actor: { type: "user", id: userId, requestId: null },
+      actor: { type: "user", id: userId, requestId },
       subjectId: userId,
     });
     return { status: "verified", email: row.email };
@@ -86,8 +86,8 @@ export async function verifyEmailLink(db: Database, environment: EnvironmentCont
  * JSON gets the JSON answer, errors included.
  */
 export async function openVerificationLink(db: Database, environment: EnvironmentContext, token: string, context: RequestContext) {
-  if (!context.acceptsHtml) return verifyEmailLink(db, environment, token);
-  await verifyEmailLink(db, environment, token).catch((error: unknown) => {
+  if (!context.acceptsHtml) return verifyEmailLink(db, environment, token, context.requestId);
+  await verifyEmailLink(db, environment, token, context.requestId).catch((error: unknown) => {
     if (!(error instanceof AppError)) throw error;
   });
   return new SeeOther(environmentUrl(linkBase(environment, context.host), "/verify-email"));

@@ -239,7 +239,7 @@ export const requestDataExportOperation = defineOperation({
   method: "post",
   path: "/_svc/users/me/data-requests",
   summary: "Request a copy of my data",
-  description: "Builds a JSON export of everything stored about the user (no secrets, no private metadata) in the background and emails a single-use download link (24 hours). One pending request at a time.",
+  description: "Builds a JSON export of everything stored about the user (no secrets, no private metadata) in a background job and emails a single-use download link (24 hours); if the email cannot be sent the job retries with growing waits, and after its last attempt the request shows `failed`. One pending request at a time.",
   tags: DATA_TAGS,
   auth: "session",
   rateLimits: [{ action: "emailSends", per: "user" }],

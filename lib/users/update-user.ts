@@ -60,8 +60,12 @@ export async function updateUser(
       }
       const [row] = await tx.update(users).set(changes).where(eq(users.id, userId)).returning();
       if (!row) throw new Error("user update returned no row");
-      const data: Record<string, unknown> = { fields: Object.keys(input) };
-      if (passwordHash !== undefined) data.revokedSessions = await revokeAllUserSessions(tx, userId);
+      // A password set by an operator ends every session: whoever held one no longer proves to know it.
+      const revokedSessions =
+        passwordHash === undefined
+          ? undefined
+          : await revokeAllUserSessions(tx, { environmentId: environment.id, userId }, actor, "password_set_by_operator");
+      const data = { fields: Object.keys(input), ...(revokedSessions === undefined ? {} : { revokedSessions }) };
       await recordEvent(tx, { environmentId: environment.id, type: "user.updated", actor, subjectId: userId, data });
       return toServerUser(row);
     });

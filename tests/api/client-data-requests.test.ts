@@ -1,10 +1,15 @@
-import { describe, expect, it } from "vitest";
+import net from "node:net";
+import { eq, sql } from "drizzle-orm";
+import { afterEach, describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { jobs } from "@/db/schema";
+import { backoffSeconds, runDueJobs } from "@/lib/jobs/run-due-jobs";
 import { call } from "../helpers/api";
 import { latestEmail, signedUpClient } from "../helpers/client";
 import { newEnvironment, STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
 
 describe("data requests", () => {
-  it("builds the export in the background, emails a single-use link, and the file holds no secrets", async () => {
+  it("builds the export in a job, emails a single-use link, and the file holds no secrets", async () => {
     const { publishableKey, api } = await newEnvironment();
     const email = uniqueEmail();
     const { client, session } = await signedUpClient(publishableKey, email, STRONG_PASSWORD);
@@ -13,7 +18,8 @@ describe("data requests", () => {
     const requested = await client.post("/users/me/data-requests");
     expect(requested.status).toBe(200);
     expect(requested.body).toMatchObject({ status: "pending", downloadedAt: null });
-    await expect.poll(async () => (await client.get("/users/me/data-requests")).body.items[0].status).toBe("ready");
+    expect(await runDueJobs(getDb())).toMatchObject({ claimed: 1, succeeded: 1 });
+    expect((await client.get("/users/me/data-requests")).body.items[0].status).toBe("ready");
 
     const mail = await latestEmail(email);
     expect(mail.template).toBe("data_export_ready");
@@ -41,7 +47,8 @@ describe("data requests", () => {
     const email = uniqueEmail();
     const { client } = await signedUpClient(first.publishableKey, email, STRONG_PASSWORD);
     const requested = await client.post("/users/me/data-requests");
-    await expect.poll(async () => (await client.get("/users/me/data-requests")).body.items[0].status).toBe("ready");
+    await runDueJobs(getDb());
+    expect((await client.get("/users/me/data-requests")).body.items[0].status).toBe("ready");
     const id = requested.body.id;
     const wrong = await call("GET", `/_svc/users/me/data-requests/${id}/download?token=wrong`, { headers: { "x-api-key": first.publishableKey } });
     expect(wrong.body.code).toBe("invalid_code");
@@ -61,4 +68,62 @@ describe("data requests", () => {
     const anonymous = await call("GET", "/_svc/users/me/data-requests", { headers: { "x-api-key": publishableKey } });
     expect(anonymous.status).toBe(401);
   });
+
+  describe("when the email cannot be sent", () => {
+    afterEach(() => {
+      delete process.env.EMAIL_TRANSPORT;
+      delete process.env.SMTP_URL;
+    });
+
+    it("the export job is retried with doubling waits; after its last attempt the request shows failed and a new one works", async () => {
+      const { publishableKey } = await newEnvironment();
+      const { client } = await signedUpClient(publishableKey, uniqueEmail(), STRONG_PASSWORD);
+      await runDueJobs(getDb()); // what earlier tests in this file queued
+      const requested = await client.post("/users/me/data-requests");
+      const [job] = await getDb().select().from(jobs).where(sql`${jobs.payload}->>'dataRequestId' = ${requested.body.id}`);
+      if (!job) throw new Error("requesting an export queued no job");
+      expect(job).toMatchObject({ kind: "data_export", status: "pending", attempts: 0, maxAttempts: 5 });
+
+      process.env.EMAIL_TRANSPORT = "smtp";
+      process.env.SMTP_URL = `smtp://127.0.0.1:${await deadPort()}`;
+      const jobRow = async () => (await getDb().select().from(jobs).where(eq(jobs.id, job.id)))[0];
+      for (let attempt = 1; attempt < job.maxAttempts; attempt++) {
+        expect(await runDueJobs(getDb())).toEqual({ claimed: 1, succeeded: 0, retried: 1, failed: 0 });
+        const row = await jobRow();
+        expect(row).toMatchObject({ status: "pending", attempts: attempt, lockedUntil: null, finishedAt: null });
+        expect(row?.lastError).toContain("could not be sent");
+        const waitSeconds = ((row?.runAt.getTime() ?? 0) - Date.now()) / 1000;
+        expect(waitSeconds).toBeGreaterThan(backoffSeconds(attempt) - 5);
+        expect(waitSeconds).toBeLessThanOrEqual(backoffSeconds(attempt));
+        expect((await runDueJobs(getDb())).claimed).toBe(0);
+        expect((await client.get("/users/me/data-requests")).body.items[0].status).toBe("pending");
+        // The wait has passed.
+        await getDb().update(jobs).set({ runAt: sql`now()` }).where(eq(jobs.id, job.id));
+      }
+      expect(backoffSeconds(2)).toBe(2 * backoffSeconds(1));
+
+      expect(await runDueJobs(getDb())).toEqual({ claimed: 1, succeeded: 0, retried: 0, failed: 1 });
+      expect(await jobRow()).toMatchObject({ status: "failed", attempts: job.maxAttempts });
+      expect((await client.get("/users/me/data-requests")).body.items[0].status).toBe("failed");
+      await getDb().update(jobs).set({ runAt: sql`now()` }).where(eq(jobs.id, job.id));
+      expect((await runDueJobs(getDb())).claimed).toBe(0);
+
+      delete process.env.EMAIL_TRANSPORT;
+      delete process.env.SMTP_URL;
+      const again = await client.post("/users/me/data-requests");
+      expect(again.body).toMatchObject({ status: "pending" });
+      expect(again.body.id).not.toBe(requested.body.id);
+      expect(await runDueJobs(getDb())).toMatchObject({ claimed: 1, succeeded: 1 });
+      expect((await client.get("/users/me/data-requests")).body.items[0]).toMatchObject({ id: again.body.id, status: "ready" });
+    });
+  });
 });
+
+/** A local port with nothing listening: connections are refused at once. */
+async function deadPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

@@ -1,0 +1,85 @@
+import { z } from "zod";
+
+/** Why a session stopped being usable; the actor of the event says who ended it. */
+export const sessionRevocationReason = z.enum([
+  /** The session's own sign-out. */
+  "sign_out",
+  /** Ended on its own: by its user from another device, or through the Server API. */
+  "revoke",
+  /** Its user signed out everywhere but the current device. */
+  "revoke_others",
+  /** Every session of the user, through the Server API. */
+  "revoke_all",
+  "password_changed",
+  "password_reset",
+  /** An operator set a new password through the Server API. */
+  "password_set_by_operator",
+  "user_banned",
+  "user_deleted",
+]);
+export type SessionRevocationReason = z.output<typeof sessionRevocationReason>;
+
+const none = z.strictObject({});
+const count = z.int().min(0);
+const fieldNames = z.strictObject({ fields: z.array(z.string()) });
+const revokedSessions = z.strictObject({ revokedSessions: count });
+const emailAddress = z.strictObject({ emailAddressId: z.uuid() });
+const templateName = z.strictObject({ name: z.string() });
+
+/**
+ * What an event's `subject_id` names: a user (also for session and email events, so
+ * a user's history is one index lookup), a JWT template, or nothing (environment-wide).
+ */
+type Subject = "user" | "jwt_template" | null;
+
+interface EventSpec {
+  subject: Subject;
+  data: z.ZodType<Record<string, unknown>>;
+}
+
+/**
+ * Every event Gatehouse records, with the shape of its payload. The writer accepts
+ * nothing else, so an unknown type or a wrong payload is a compile error, and this
+ * list is the contract webhooks will deliver. Payloads hold ids and counts, never
+ * secrets or addresses: the subject's current state is read when needed.
+ */
+export const eventCatalogue = {
+  "user.created": { subject: "user", data: none },
+  "user.signed_up": { subject: "user", data: none },
+  "user.updated": { subject: "user", data: fieldNames.extend({ revokedSessions: count.optional() }) },
+  "user.profile_updated": { subject: "user", data: fieldNames },
+  "user.metadata_updated": { subject: "user", data: z.strictObject({ bags: z.array(z.string()) }) },
+  "user.banned": { subject: "user", data: revokedSessions },
+  "user.unbanned": { subject: "user", data: none },
+  "user.deleted": { subject: "user", data: revokedSessions },
+  "user.password_changed": { subject: "user", data: revokedSessions },
+  "user.password_set": { subject: "user", data: revokedSessions },
+  "user.password_reset": { subject: "user", data: revokedSessions },
+  "user.data_requested": { subject: "user", data: z.strictObject({ dataRequestId: z.uuid() }) },
+  "user.data_export_ready": { subject: "user", data: z.strictObject({ dataRequestId: z.uuid() }) },
+  "email.added": { subject: "user", data: emailAddress },
+  "email.primary_changed": { subject: "user", data: emailAddress },
+  "email.removed": { subject: "user", data: emailAddress },
+  "email.verified": { subject: "user", data: none },
+  "legal.accepted": {
+    subject: "user",
+    data: z.strictObject({ requireConsent: z.boolean(), termsUrl: z.string().nullable(), privacyUrl: z.string().nullable() }),
+  },
+  "session.created": { subject: "user", data: z.strictObject({ sessionId: z.uuid(), amr: z.array(z.string()) }) },
+  "session.reverified": { subject: "user", data: z.strictObject({ method: z.string() }) },
+  /** One per session, whatever ended it (lib/sessions/revoke-sessions.ts). */
+  "session.revoked": { subject: "user", data: z.strictObject({ sessionId: z.uuid(), reason: sessionRevocationReason }) },
+  "environment.created": {
+    subject: null,
+    data: z.strictObject({ name: z.string(), kind: z.enum(["development", "production"]) }),
+  },
+  "environment.settings_updated": { subject: null, data: z.strictObject({ keys: z.array(z.string()) }) },
+  "environment.allowed_origins_replaced": { subject: null, data: z.strictObject({ origins: z.array(z.string()) }) },
+  "signing_key.rotated": { subject: null, data: z.strictObject({ kid: z.string(), retired: z.array(z.string()) }) },
+  "jwt_template.created": { subject: "jwt_template", data: templateName },
+  "jwt_template.updated": { subject: "jwt_template", data: fieldNames },
+  "jwt_template.deleted": { subject: "jwt_template", data: templateName },
+} as const satisfies Record<string, EventSpec>;
+
+export type EventType = keyof typeof eventCatalogue;
+export type EventData<T extends EventType> = z.input<(typeof eventCatalogue)[T]["data"]>;
