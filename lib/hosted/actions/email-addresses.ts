@@ -17,17 +17,23 @@ import {
   removeEmailAddressOperation,
   resendEmailAddressOperation,
 } from "../../users/me-operations";
+import { verifyEmailBody, verifyEmailLink } from "../../users/email-verification";
 import { formText, messageErrorState, successState, type FormState } from "../form-state";
 import { format } from "../i18n/messages";
-import { runSessionAction } from "../run-action";
+import { runHostedAction, runSessionAction } from "../run-action";
 
-/** Adds an address; the lib emails it a verification link. */
+/** Adds an address; the lib tells the primary address and emails the new one a verification link. */
 export async function addEmailAddressAction(_state: FormState, form: FormData): Promise<FormState> {
   const values = { email: formText(form, "email") };
   return runSessionAction(
     form,
     addEmailAddressOperation,
-    (t) => ({ fields: ["email"], values, messages: { invalid_request: t.account.emails.tooMany }, codeFields: { identifier_exists: "email" } }),
+    (t) => ({
+      fields: ["email"],
+      values,
+      messages: { invalid_request: t.account.emails.tooMany, identifier_exists: t.account.emails.alreadyYours },
+      codeFields: { identifier_exists: "email" },
+    }),
     async (context) => {
       const { email } = addEmailAddressBody.parse(values);
       await enforceRateLimit(getDb(), context.environment, "emailSends", context.request, context.session.user.id);
@@ -76,6 +82,24 @@ export async function emailAddressAction(_state: FormState, form: FormData): Pro
       }
       refresh();
       return successState(message);
+    },
+  );
+}
+
+/**
+ * The button of the page the emailed link opens: verifying is this POST, never the
+ * GET of the link, which mail scanners fetch too. The token is the credential, so
+ * it works signed out and from any device.
+ */
+export async function confirmEmailAddressAction(_state: FormState, form: FormData): Promise<FormState> {
+  return runHostedAction(
+    form,
+    (t) => ({ fields: [], messages: { invalid_code: t.confirmEmail.invalidLink, identifier_exists: t.confirmEmail.taken } }),
+    async (context) => {
+      const parsed = verifyEmailBody.safeParse({ token: formText(form, "token") });
+      if (!parsed.success) return messageErrorState(context.t.confirmEmail.invalidLink);
+      await verifyEmailLink(getDb(), context.environment, parsed.data.token);
+      return successState(context.t.confirmEmail.done);
     },
   );
 }

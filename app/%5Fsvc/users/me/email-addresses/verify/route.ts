@@ -1,9 +1,15 @@
 import { getDb } from "@/db/client";
-import { clientRoute } from "@/lib/http/route";
-import { openVerificationLink } from "@/lib/users/email-verification";
-import { verifyEmailLinkOperation } from "@/lib/users/me-operations";
+import { clientPreflight, clientRoute } from "@/lib/http/route";
+import { wantsHtml } from "@/lib/http/see-other";
+import { openVerificationLink, verifyEmailLink } from "@/lib/users/email-verification";
+import { openEmailVerificationLinkOperation, verifyEmailAddressOperation } from "@/lib/users/me-operations";
 
-// GET /_svc/users/me/email-addresses/verify?token= — the emailed verification link (browsers land on /verify-email)
-export const GET = clientRoute(verifyEmailLinkOperation, ({ environment, query, request }) =>
-  openVerificationLink(getDb(), environment, query.token, request),
+// GET /_svc/users/me/email-addresses/verify?token= — the emailed link: changes nothing (browsers land on the confirmation page)
+export const GET = clientRoute(openEmailVerificationLinkOperation, ({ environment, query, request }) =>
+  openVerificationLink(getDb(), environment, query.token, { browser: wantsHtml(request) }),
 );
+
+// POST /_svc/users/me/email-addresses/verify — confirm the link: verifies the address, once
+export const POST = clientRoute(verifyEmailAddressOperation, ({ environment, body }) => verifyEmailLink(getDb(), environment, body.token));
+
+export const OPTIONS = clientPreflight;
