@@ -67,14 +67,15 @@ export async function listEmailAddresses(db: Database, current: ActiveSession) {
  * pending address lapses with its link.
  */
 export async function addEmailAddress(db: Database, environment: EnvironmentContext, current: ActiveSession, email: string, actor: Actor) {
-  const existing = await listEmailAddresses(db, current);
-  if (existing.items.some((item) => item.email === email)) throw alreadyYours();
-  if (existing.items.length >= MAX_EMAIL_ADDRESSES) {
-    throw new AppError("invalid_request", `You can hold at most ${MAX_EMAIL_ADDRESSES} email addresses.`);
-  }
   try {
     return await db.transaction(async (tx) => {
+      // The owner's row lock orders this against other address changes, so the checks below hold.
       const owner = await getLiveUserOrThrow(tx, environment.id, current.user.id, { forUpdate: true });
+      const existing = await listEmailAddresses(tx, current);
+      if (existing.items.some((item) => item.email === email)) throw alreadyYours();
+      if (existing.items.length >= MAX_EMAIL_ADDRESSES) {
+        throw new AppError("invalid_request", `You can hold at most ${MAX_EMAIL_ADDRESSES} email addresses.`);
+      }
       if (owner.email) await sendEmailAddedNotice(tx, environment, { email: owner.email, locale: owner.locale }, email);
       // Lapsed pending addresses of the caller's own are dropped, so one can be added afresh.
       await tx
@@ -129,13 +130,15 @@ export async function promoteEmailAddress(db: Database, environment: Environment
 
 /** Removes a non-primary address, releasing it for others. */
 export async function removeEmailAddress(db: Database, environment: EnvironmentContext, current: ActiveSession, id: string, actor: Actor) {
-  const row = await ownAddressOrThrow(db, current.user.id, id);
-  if (row.email === (await currentPrimary(db, current.user.id))) {
-    throw new AppError("invalid_request", "The primary address cannot be removed; make another address primary first.");
-  }
   await db.transaction(async (tx) => {
+    // Under the owner's row lock, so a concurrent promotion cannot make this the primary address in between.
+    const owner = await getLiveUserOrThrow(tx, environment.id, current.user.id, { forUpdate: true });
+    const row = await ownAddressOrThrow(tx, owner.id, id);
+    if (row.email === owner.email) {
+      throw new AppError("invalid_request", "The primary address cannot be removed; make another address primary first.");
+    }
     await tx.delete(emailAddresses).where(eq(emailAddresses.id, row.id));
-    await recordEvent(tx, { environmentId: environment.id, type: "email.removed", actor, subjectId: current.user.id, data: { emailAddressId: id } });
+    await recordEvent(tx, { environmentId: environment.id, type: "email.removed", actor, subjectId: owner.id, data: { emailAddressId: id } });
   });
   return { status: "removed" };
 }
