@@ -158,12 +158,23 @@ export const emailAddresses = pgTable(
     userId: userIdColumn(),
     email: text("email").notNull(),
     verifiedAt: timestamp("verified_at", { withTimezone: true }),
+    /**
+     * When an added, still unverified address lapses (its verification link's
+     * lifetime, renewed by a resend); null once verified and for addresses created verified.
+     */
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    // One owner per address per environment; deleting a user deletes its rows, releasing the address.
-    uniqueIndex("email_addresses_environment_email_idx").on(t.environmentId, t.email),
-    index("email_addresses_user_idx").on(t.userId),
+    // One owner per address per environment, and only a verified address has one: pending
+    // addresses of several users coexist, so adding someone else's address squats nothing;
+    // whoever proves the mailbox first holds it. A primary address is always a verified
+    // row (every path that makes one verifies it). Deleting a user releases its addresses.
+    uniqueIndex("email_addresses_verified_email_idx").on(t.environmentId, t.email).where(sql`verified_at IS NOT NULL`),
+    // Sign-in and sign-up look an address up whatever its state.
+    index("email_addresses_environment_email_idx").on(t.environmentId, t.email),
+    // A user holds an address once; also the index for a user's list.
+    uniqueIndex("email_addresses_user_email_idx").on(t.userId, t.email),
   ],
 );
 

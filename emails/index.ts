@@ -4,10 +4,12 @@ import AccountDeletionLinkEmail from "./account-deletion-link";
 import AccountExistsEmail from "./account-exists";
 import DataExportReadyEmail from "./data-export-ready";
 import type { EmailCopy } from "./copy";
+import EmailAddedEmail from "./email-added";
 import EmailVerificationLinkEmail from "./email-verification-link";
 import OrganizationInvitationEmail from "./organization-invitation";
 import PasswordChangedEmail from "./password-changed";
 import PasswordResetCodeEmail from "./password-reset-code";
+import PrimaryEmailChangedEmail from "./primary-email-changed";
 import SignUpCodeEmail from "./sign-up-code";
 import type { TemplateProps } from "./types";
 
@@ -25,6 +27,11 @@ export const EMAIL_TEMPLATES: { [T in EmailTemplateName]: EmailTemplate<T> } = {
     subject: (copy, p) => copy.password_reset_code.subject(p.brand.applicationName),
   },
   password_changed: { component: PasswordChangedEmail, subject: (copy, p) => copy.password_changed.subject(p.brand.applicationName) },
+  email_added: { component: EmailAddedEmail, subject: (copy, p) => copy.email_added.subject(p.brand.applicationName) },
+  primary_email_changed: {
+    component: PrimaryEmailChangedEmail,
+    subject: (copy, p) => copy.primary_email_changed.subject(p.brand.applicationName),
+  },
   email_verification_link: {
     component: EmailVerificationLinkEmail,
     subject: (copy, p) => copy.email_verification_link.subject(p.brand.applicationName),

@@ -54,6 +54,28 @@ export const da: EmailCopy = {
     notYou: "Hvis det ikke var dig, så nulstil din adgangskode med det samme, og log ud af de sessioner, du ikke genkender:",
     resetPassword: "Nulstil adgangskode",
   },
+  email_added: {
+    subject: (appName) => `En e-mailadresse er blevet tilføjet til din konto hos ${appName}`,
+    preview: (appName) => `En ny e-mailadresse er blevet tilføjet til din konto hos ${appName}.`,
+    heading: "En e-mailadresse er blevet tilføjet",
+    intro: (appName, email, when) =>
+      `Adressen ${email} blev tilføjet til din konto hos ${appName} ${when}. Når den er bekræftet, kan den bruges til at logge ind og til at nulstille din adgangskode.`,
+    ifYou: "Hvis det var dig, der tilføjede den, behøver du ikke gøre mere.",
+    notYou:
+      "Hvis det ikke var dig, kan en anden være logget ind på din konto: nulstil din adgangskode med det samme, fjern derefter adressen, og log ud af de sessioner, du ikke genkender:",
+    resetPassword: "Nulstil adgangskode",
+  },
+  primary_email_changed: {
+    subject: (appName) => `Den primære e-mailadresse for din konto hos ${appName} er blevet ændret`,
+    preview: (appName) => `Din konto hos ${appName} har fået en ny primær e-mailadresse.`,
+    heading: "Din primære e-mailadresse er blevet ændret",
+    intro: (appName, email, when) =>
+      `Den ${when} blev ${email} den primære e-mailadresse for din konto hos ${appName}. E-mails om kontoen sendes nu dertil.`,
+    ifYou: "Hvis det var dig, der foretog ændringen, behøver du ikke gøre mere.",
+    notYou:
+      "Hvis det ikke var dig, kan en anden være logget ind på din konto: nulstil din adgangskode med det samme, og log ud af de sessioner, du ikke genkender:",
+    resetPassword: "Nulstil adgangskode",
+  },
   email_verification_link: {
     subject: (appName) => `Bekræft din e-mailadresse hos ${appName}`,
     preview: (appName) => `Bekræft, at denne e-mailadresse hører til din konto hos ${appName}.`,

@@ -54,6 +54,28 @@ export const en: EmailCopy = {
     notYou: "If this was not you, reset your password now and sign out of the sessions you do not recognize:",
     resetPassword: "Reset password",
   },
+  email_added: {
+    subject: (appName) => `An email address was added to your ${appName} account`,
+    preview: (appName) => `A new email address was added to your ${appName} account.`,
+    heading: "An email address was added",
+    intro: (appName, email, when) =>
+      `The address ${email} was added to your ${appName} account on ${when}. Once it is verified, it can be used to sign in and to reset your password.`,
+    ifYou: "If you added it, there is nothing more to do.",
+    notYou:
+      "If this was not you, someone may be signed in to your account: reset your password now, then remove the address and sign out of the sessions you do not recognize:",
+    resetPassword: "Reset password",
+  },
+  primary_email_changed: {
+    subject: (appName) => `The primary email address of your ${appName} account was changed`,
+    preview: (appName) => `Your ${appName} account has a new primary email address.`,
+    heading: "Your primary email address was changed",
+    intro: (appName, email, when) =>
+      `On ${when}, ${email} became the primary email address of your ${appName} account. Account emails now go there.`,
+    ifYou: "If you made this change, there is nothing more to do.",
+    notYou:
+      "If this was not you, someone may be signed in to your account: reset your password now and sign out of the sessions you do not recognize:",
+    resetPassword: "Reset password",
+  },
   email_verification_link: {
     subject: (appName) => `Verify your email address for ${appName}`,
     preview: (appName) => `Confirm that this email address belongs to your ${appName} account.`,

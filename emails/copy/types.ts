@@ -13,6 +13,17 @@ export interface LinkEmailCopy extends CodeEmailCopy {
   button: string;
 }
 
+/** The sentences of a security notice about the account's addresses. */
+export interface AddressNoticeCopy {
+  subject: (appName: string) => string;
+  preview: (appName: string) => string;
+  heading: string;
+  intro: (appName: string, email: string, when: string) => string;
+  ifYou: string;
+  notYou: string;
+  resetPassword: string;
+}
+
 /**
  * Every sentence the emails say, per locale. Templates hold layout only; a new
  * locale is one more file satisfying this interface, and the compiler lists what
@@ -54,6 +65,8 @@ export interface EmailCopy {
     notYou: string;
     resetPassword: string;
   };
+  email_added: AddressNoticeCopy;
+  primary_email_changed: AddressNoticeCopy;
   email_verification_link: LinkEmailCopy;
   account_deletion_link: LinkEmailCopy;
   data_export_ready: LinkEmailCopy;

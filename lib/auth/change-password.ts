@@ -4,9 +4,9 @@ import type { Database } from "@/db/client";
 import { users } from "@/db/schema";
 import { recordEvent, type Actor } from "../audit/record-event";
 import type { EnvironmentContext } from "../environments/context";
-import { logUnexpectedError } from "../http/log";
 import type { ActiveSession } from "../sessions/resolve-session";
 import { revokeAllUserSessions } from "../sessions/revoke-sessions";
+import { getLiveUserOrThrow } from "../users/get-user";
 import { passwordInputSchema } from "../users/schemas";
 import { hashPassword, verifyPassword } from "./password-hasher";
 import { assertPasswordAllowed } from "./password-policy";
@@ -35,7 +35,8 @@ export function passwordStatus(current: ActiveSession) {
 /**
  * Changes (or first sets) the caller's password. The operation is sensitive (the
  * route checks for a recent sign-in); the current password is required as well
- * when one exists; every other session is revoked; the owner gets an email notice.
+ * when one exists; every other session is revoked; the owner gets an email notice
+ * at the primary address, as part of the change.
  */
 export async function changePassword(
   db: Database,
@@ -52,7 +53,12 @@ export async function changePassword(
   }
   await assertPasswordAllowed(environment.settings.passwordPolicy, input.newPassword, "newPassword");
   const passwordHash = await hashPassword(input.newPassword);
-  const result = await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
+    // The notice goes first, in the change's transaction, to the primary address as this
+    // transaction finds it (locked): no concurrent change of the primary can redirect it,
+    // and when it cannot be sent the password stays as it was (503 email_unavailable).
+    const owner = await getLiveUserOrThrow(tx, environment.id, user.id, { forUpdate: true });
+    if (owner.email) await sendPasswordChangedNotice(tx, environment, linkBase(environment, null), owner.email, owner.locale);
     await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, user.id));
     const target = { environmentId: environment.id, userId: user.id, exceptSessionId: current.session.id };
     const revokedSessions = await revokeAllUserSessions(tx, target, actor, "password_changed");
@@ -65,10 +71,4 @@ export async function changePassword(
     });
     return { hasPassword: true, revokedSessions };
   });
-  if (user.email) {
-    void sendPasswordChangedNotice(db, environment, linkBase(environment, null), user.email, user.locale).catch((error: unknown) =>
-      logUnexpectedError(actor.requestId ?? "-", error),
-    );
-  }
-  return result;
 }

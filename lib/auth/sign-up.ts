@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNotNull } from "drizzle-orm";
 import type { z } from "zod";
 import type { Database } from "@/db/client";
 import { isUniqueViolation } from "@/db/errors";
@@ -51,11 +51,12 @@ function splitName(name: string | undefined): { firstName: string | null; lastNa
   return { firstName: parts[0] ?? null, lastName: parts.slice(1).join(" ") || null };
 }
 
+/** Only a verified address has an owner: someone else's pending address must not turn its real owner away. */
 async function addressTaken(db: Database, environmentId: string, email: string): Promise<boolean> {
   const [row] = await db
     .select({ id: emailAddresses.id })
     .from(emailAddresses)
-    .where(and(eq(emailAddresses.environmentId, environmentId), eq(emailAddresses.email, email)))
+    .where(and(eq(emailAddresses.environmentId, environmentId), eq(emailAddresses.email, email), isNotNull(emailAddresses.verifiedAt)))
     .limit(1);
   return Boolean(row);
 }

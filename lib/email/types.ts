@@ -1,6 +1,13 @@
 /** Locales every email and hosted page is written in. */
 export type Locale = "en" | "da";
 
+/** A security notice about the account's addresses: which address, and when. */
+export interface AddressNotice {
+  email: string;
+  occurredAt: string;
+  resetPasswordUrl: string;
+}
+
 /** Each email Gatehouse sends, with the values its template needs. */
 export interface EmailTemplates {
   /** 6-digit code that confirms a sign-up. */
@@ -11,6 +18,10 @@ export interface EmailTemplates {
   password_reset_code: { code: string; expiresInMinutes: number };
   /** Notice after a password reset or change. */
   password_changed: { changedAt: string; resetPasswordUrl: string };
+  /** Notice to the primary address, sent with the change: another address was added to the account. */
+  email_added: AddressNotice;
+  /** Notice to the old and the new primary address, sent with the change: `email` is now the primary one. */
+  primary_email_changed: AddressNotice;
   /** Link that verifies an added email address. */
   email_verification_link: { url: string; expiresInMinutes: number };
   /** One-time link that confirms account deletion. */

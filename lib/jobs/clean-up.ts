@@ -1,7 +1,7 @@
-import { and, eq, inArray, isNotNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Database } from "@/db/client";
-import { dataRequests, jobs, oneTimeCodes, outboxEmails, rateLimitBuckets, sessions } from "@/db/schema";
+import { dataRequests, emailAddresses, jobs, oneTimeCodes, outboxEmails, rateLimitBuckets, sessions } from "@/db/schema";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -20,6 +20,8 @@ export const RETENTION_DAYS = {
   outboxEmails: 7,
   /** Finished jobs, kept for looking into failures. */
   finishedJobs: 7,
+  /** Pending email addresses whose link lapsed: they hold nothing and are no longer listed. */
+  lapsedEmailAddresses: 0,
 } as const;
 
 export type CleanUpCounts = Record<keyof typeof RETENTION_DAYS | "exportsWiped", number>;
@@ -53,6 +55,12 @@ export async function cleanUp(db: Database, now: Date = new Date()): Promise<Cle
     ),
     outboxEmails: await deleteInBatches(db, outboxEmails, outboxEmails.id, lt(outboxEmails.createdAt, cutoff("outboxEmails"))),
     finishedJobs: await deleteInBatches(db, jobs, jobs.id, lt(jobs.finishedAt, cutoff("finishedJobs"))),
+    lapsedEmailAddresses: await deleteInBatches(
+      db,
+      emailAddresses,
+      emailAddresses.id,
+      and(isNull(emailAddresses.verifiedAt), lte(emailAddresses.expiresAt, cutoff("lapsedEmailAddresses"))),
+    ),
     exportsWiped: await wipeDeadExports(db, now),
   };
 }

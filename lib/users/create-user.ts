@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, eq, isNotNull, ne, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Database } from "@/db/client";
 import { isUniqueViolation } from "@/db/errors";
@@ -17,7 +17,10 @@ export function emailTaken(): AppError {
   return new AppError("identifier_exists", "Another user in this environment already uses this email address.");
 }
 
-/** Throws identifier_exists when the address belongs to a user other than `ownerId`. */
+/**
+ * Throws identifier_exists when the address belongs to a user other than `ownerId`.
+ * Only a verified address belongs to anyone: a pending one added by some user holds nothing.
+ */
 export async function assertEmailFree(db: Database, environmentId: string, email: string, ownerId?: string): Promise<void> {
   const [taken] = await db
     .select({ id: emailAddresses.id })
@@ -26,6 +29,7 @@ export async function assertEmailFree(db: Database, environmentId: string, email
       and(
         eq(emailAddresses.environmentId, environmentId),
         eq(emailAddresses.email, email),
+        isNotNull(emailAddresses.verifiedAt),
         ownerId ? ne(emailAddresses.userId, ownerId) : undefined,
       ),
     )

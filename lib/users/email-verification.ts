@@ -1,8 +1,11 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, gt, isNotNull, isNull, or } from "drizzle-orm";
+import { z } from "zod";
 import type { Database } from "@/db/client";
+import { isUniqueViolation } from "@/db/errors";
 import { emailAddresses, users } from "@/db/schema";
 import { recordEvent } from "../audit/record-event";
 import { consumeCode, invalidCode, findLiveCode, issueCode } from "../auth/one-time-codes";
+import { findUserByEmail } from "../auth/sign-in";
 import { emailEnvironment, emailLocale } from "../email/environment-branding";
 import { sendEmail } from "../email/send-email";
 import type { EnvironmentContext } from "../environments/context";
@@ -14,6 +17,18 @@ import type { RequestContext } from "../http/request-context";
 import { SeeOther } from "../http/see-other";
 
 export const VERIFICATION_LINK_MINUTES = 24 * 60;
+
+export const verifyEmailBody = z.strictObject({ token: z.string().min(1).max(200) }).meta({ id: "EmailVerificationConfirm" });
+
+/** An address that still counts: verified, or pending within its link's lifetime (a lapsed one is gone). */
+export function liveAddress(now: Date) {
+  return or(isNotNull(emailAddresses.verifiedAt), isNull(emailAddresses.expiresAt), gt(emailAddresses.expiresAt, now));
+}
+
+/** When an address added (or re-sent) now lapses unless verified: together with its link. */
+export function pendingDeadline(): Date {
+  return new Date(Date.now() + VERIFICATION_LINK_MINUTES * 60_000);
+}
 
 /** Issues a single-use link for one address of a user and emails it there. Runs in the caller's transaction. */
 export async function sendVerificationLink(
@@ -51,44 +66,70 @@ export async function resendVerificationEmail(db: Database, environment: Environ
   return { status: "sent" };
 }
 
-/**
- * The emailed link's target: marks the address verified, once. The token alone
- * proves ownership of the mailbox, so no session is needed to open the link.
- */
-export async function verifyEmailLink(db: Database, environment: EnvironmentContext, token: string, requestId: string) {
+function addressTaken(): AppError {
+  return new AppError("identifier_exists", "This address belongs to another account; the link added nothing.");
+}
+
+/** What a live link would verify, without verifying it: the answer to opening (GET) the link. */
+export async function inspectVerificationLink(db: Database, environment: EnvironmentContext, token: string) {
   const row = await findLiveCode(db, environment.id, "email_verification", token);
   if (!row?.userId) throw invalidCode();
-  const userId = row.userId;
-  return db.transaction(async (tx) => {
-    if (!(await consumeCode(tx, row, null))) throw invalidCode();
-    const now = new Date();
-    await tx
-      .update(emailAddresses)
-      .set({ verifiedAt: now })
-      .where(and(eq(emailAddresses.userId, userId), eq(emailAddresses.email, row.email)));
-    await tx
-      .update(users)
-      .set({ emailVerifiedAt: now, updatedAt: now })
-      .where(and(eq(users.id, userId), eq(users.email, row.email)));
-    await recordEvent(tx, {
-      environmentId: environment.id,
-      type: "email.verified",
-      actor: { type: "user", id: userId, requestId },
-      subjectId: userId,
-    });
-    return { status: "verified", email: row.email };
-  });
+  return { status: "pending" as const, email: row.email };
 }
 
 /**
- * The link as a person opens it: verify, then land on the hosted verification page,
- * which shows the outcome (or asks to sign in) instead of raw JSON. Code asking for
- * JSON gets the JSON answer, errors included.
+ * Opening the emailed link changes nothing: mail scanners and link previews fetch
+ * links before (or instead of) the person, so a GET must not verify. A browser is
+ * sent, on the host it came in on, to the hosted page whose button confirms with a
+ * POST; code gets what the link would verify.
  */
 export async function openVerificationLink(db: Database, environment: EnvironmentContext, token: string, context: RequestContext) {
-  if (!context.acceptsHtml) return verifyEmailLink(db, environment, token, context.requestId);
-  await verifyEmailLink(db, environment, token, context.requestId).catch((error: unknown) => {
-    if (!(error instanceof AppError)) throw error;
-  });
-  return new SeeOther(environmentUrl(linkBase(environment, context.host), "/verify-email"));
+  if (!context.acceptsHtml) return inspectVerificationLink(db, environment, token);
+  // The confirmation page is on the host the link was opened on, where the flow's cookie lives.
+  return new SeeOther(environmentUrl(linkBase(environment, context.host), "/verify-email/confirm", { token }));
+}
+
+/**
+ * Confirms the link (POST): marks the address verified, once. The token alone
+ * proves the mailbox, so no session is needed. The link fails, changing nothing,
+ * when its address was removed or lapsed meanwhile (invalid_code) or when another
+ * account holds the address by now (identifier_exists): of several people adding
+ * one address, whoever proves the mailbox first holds it.
+ */
+export async function verifyEmailLink(db: Database, environment: EnvironmentContext, token: string, requestId: string) {
+  const code = await findLiveCode(db, environment.id, "email_verification", token);
+  if (!code?.userId) throw invalidCode();
+  const userId = code.userId;
+  try {
+    return await db.transaction(async (tx) => {
+      if (!(await consumeCode(tx, code, null))) throw invalidCode();
+      const now = new Date();
+      const [address] = await tx
+        .select()
+        .from(emailAddresses)
+        .where(and(eq(emailAddresses.userId, userId), eq(emailAddresses.email, code.email), liveAddress(now)))
+        .for("update");
+      if (!address) throw invalidCode();
+      if (!address.verifiedAt) {
+        const holder = await findUserByEmail(tx, environment.id, code.email);
+        if (holder && holder.id !== userId) throw addressTaken();
+        // The unique index on verified addresses settles a race with another verification.
+        await tx.update(emailAddresses).set({ verifiedAt: now, expiresAt: null }).where(eq(emailAddresses.id, address.id));
+      }
+      await tx
+        .update(users)
+        .set({ emailVerifiedAt: now, updatedAt: now })
+        .where(and(eq(users.id, userId), eq(users.email, code.email)));
+      await recordEvent(tx, {
+        environmentId: environment.id,
+        type: "email.verified",
+        actor: { type: "user", id: userId, requestId },
+        subjectId: userId,
+      });
+      return { status: "verified" as const, email: code.email };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw addressTaken();
+    throw error;
+  }
 }

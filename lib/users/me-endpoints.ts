@@ -5,7 +5,7 @@ import { listMySessions, revokeMySession, revokeOtherSessions } from "../session
 import { confirmAccountDeletion, requestAccountDeletion } from "./account-deletion";
 import { listDataRequests, requestDataExport } from "./data-requests";
 import { addEmailAddress, listEmailAddresses, promoteEmailAddress, removeEmailAddress, resendEmailAddressVerification } from "./email-addresses";
-import { openVerificationLink, resendVerificationEmail } from "./email-verification";
+import { openVerificationLink, resendVerificationEmail, verifyEmailLink } from "./email-verification";
 import {
   addEmailAddressOperation,
   changePasswordOperation,
@@ -24,7 +24,8 @@ import {
   revokeMySessionOperation,
   revokeOtherSessionsOperation,
   updateMeOperation,
-  verifyEmailLinkOperation,
+  openEmailVerificationLinkOperation,
+  verifyEmailAddressOperation,
 } from "./me-operations";
 import { toClientUser } from "./serialize";
 import { updateMe } from "./update-me";
@@ -56,8 +57,12 @@ export const resendVerificationEndpoint = endpoint(resendVerificationOperation, 
   resendVerificationEmail(getDb(), environment, session),
 );
 
-export const verifyEmailLinkEndpoint = endpoint(verifyEmailLinkOperation, ({ environment, query, context }) =>
+export const openVerificationLinkEndpoint = endpoint(openEmailVerificationLinkOperation, ({ environment, query, context }) =>
   openVerificationLink(getDb(), environment, query.token, context),
+);
+
+export const verifyEmailAddressEndpoint = endpoint(verifyEmailAddressOperation, ({ environment, body, context }) =>
+  verifyEmailLink(getDb(), environment, body.token, context.requestId),
 );
 
 export const listEmailAddressesEndpoint = endpoint(listEmailAddressesOperation, ({ session }) => listEmailAddresses(getDb(), session));

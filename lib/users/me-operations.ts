@@ -8,6 +8,7 @@ import { clientUserSchema } from "./schemas";
 import { dataRequestListSchema, dataRequestSchema } from "./data-requests";
 import { deletionConfirmBody, deletionRequestBody, deletionRequestedSchema } from "./account-deletion";
 import { addEmailAddressBody, emailAddressListSchema, emailAddressParams, emailAddressSchema } from "./email-addresses";
+import { verifyEmailBody } from "./email-verification";
 import { updateMeBody } from "./update-me";
 
 const SESSION_ERRORS = ["environment_not_found", "origin_not_allowed", "unauthorized", "session_pending"] as const;
@@ -54,14 +55,14 @@ export const changePasswordOperation = defineOperation({
   path: "/_svc/users/me/password",
   summary: "Change or set the password",
   description:
-    "Needs a recent sign-in (403 reverification_required otherwise), and `currentPassword` as well when a password exists. Other sessions are revoked and the owner is emailed.",
+    "Needs a recent sign-in (403 reverification_required otherwise), and `currentPassword` as well when a password exists. Other sessions are revoked. The owner is emailed at the primary address as part of the change; if that email cannot be sent, nothing changes (503).",
   tags: ["Client: passwords"],
   auth: "sensitiveSession",
   // The current password is a credential: guesses through a stolen session are throttled like sign-ins.
   rateLimits: [{ action: "signIn", per: "user" }],
   body: changePasswordBody,
   response: { status: 200, description: "Password status after the change.", schema: passwordStatusSchema },
-  errors: [...SESSION_ERRORS, "invalid_request", "invalid_credentials", "password_too_weak", "rate_limited", "reverification_required"],
+  errors: [...SESSION_ERRORS, "invalid_request", "invalid_credentials", "password_too_weak", "rate_limited", "reverification_required", "email_unavailable"],
 });
 
 export const listMySessionsOperation = defineOperation({
@@ -80,12 +81,13 @@ export const revokeMySessionOperation = defineOperation({
   method: "delete",
   path: "/_svc/users/me/sessions/{sessionId}",
   summary: "Revoke one of the user's sessions",
-  description: "Signs out another device. The caller's own cookies are untouched; to sign out this device use /auth/logout.",
+  description:
+    "Signs out another device. Needs a recent sign-in (403 reverification_required otherwise): a stolen session must not sign the owner out. The caller's own cookies are untouched; to sign out this device use /auth/logout.",
   tags: ["Client: session"],
-  auth: "session",
+  auth: "sensitiveSession",
   params: z.object({ sessionId: z.uuid("must be a UUID") }),
   response: { status: 200, description: "The revoked session.", schema: mySessionSchema.omit({ current: true }) },
-  errors: [...SESSION_ERRORS, "invalid_request", "resource_not_found"],
+  errors: [...SESSION_ERRORS, "invalid_request", "resource_not_found", "reverification_required"],
 });
 
 export const revokeOtherSessionsOperation = defineOperation({
@@ -93,10 +95,11 @@ export const revokeOtherSessionsOperation = defineOperation({
   method: "post",
   path: "/_svc/users/me/sessions/revoke-others",
   summary: "Sign out everywhere else",
+  description: "Needs a recent sign-in (403 reverification_required otherwise): a stolen session must not sign the owner out.",
   tags: ["Client: session"],
-  auth: "session",
+  auth: "sensitiveSession",
   response: { status: 200, description: "How many sessions were revoked.", schema: revokeAllResultSchema },
-  errors: [...SESSION_ERRORS],
+  errors: [...SESSION_ERRORS, "reverification_required"],
 });
 
 export const resendVerificationOperation = defineOperation({
@@ -112,21 +115,40 @@ export const resendVerificationOperation = defineOperation({
   errors: [...PENDING_SESSION_ERRORS, "invalid_request", "rate_limited", "email_unavailable"],
 });
 
-export const verifyEmailLinkOperation = defineOperation({
-  operationId: "verifyEmailAddress",
+export const openEmailVerificationLinkOperation = defineOperation({
+  operationId: "openEmailVerificationLink",
   method: "get",
   path: "/_svc/users/me/email-addresses/verify",
-  summary: "Email verification link target",
-  description: "The emailed link; the token alone proves the mailbox, so no session is needed. Single use. A browser (Accept: text/html) is sent on to the hosted /verify-email page with 303.",
+  summary: "Email verification link target (changes nothing)",
+  description:
+    "The emailed link. Opening it verifies nothing, since mail scanners fetch links before people do: a browser (Accept: text/html) is sent with 303 to the hosted page /verify-email/confirm on the same host, whose button confirms; code gets `status: pending` and the address. Confirm with POST /_svc/users/me/email-addresses/verify.",
   tags: ["Client: account"],
   auth: "publishableKey",
-  query: z.object({ token: z.string().min(1).max(200) }),
+  query: z.object({ token: verifyEmailBody.shape.token }),
+  response: {
+    status: 200,
+    description: "The link is live; `email` is the address it would verify.",
+    schema: z.object({ status: z.literal("pending"), email: z.string() }).meta({ id: "EmailVerificationPending" }),
+  },
+  errors: ["environment_not_found", "invalid_request", "invalid_code"],
+});
+
+export const verifyEmailAddressOperation = defineOperation({
+  operationId: "verifyEmailAddress",
+  method: "post",
+  path: "/_svc/users/me/email-addresses/verify",
+  summary: "Confirm an emailed verification link",
+  description:
+    "The token alone proves the mailbox, so no session is needed. Single use. Fails and changes nothing when the address was removed or has lapsed (400 invalid_code), or when another account holds it by now (409 identifier_exists: whoever proves the mailbox first holds the address).",
+  tags: ["Client: account"],
+  auth: "publishableKey",
+  body: verifyEmailBody,
   response: {
     status: 200,
     description: "The address is verified.",
-    schema: z.object({ status: z.string(), email: z.string() }).meta({ id: "EmailVerified" }),
+    schema: z.object({ status: z.literal("verified"), email: z.string() }).meta({ id: "EmailVerified" }),
   },
-  errors: ["environment_not_found", "invalid_request", "invalid_code"],
+  errors: ["environment_not_found", "origin_not_allowed", "invalid_request", "invalid_code", "identifier_exists"],
 });
 
 const EMAIL_TAGS = ["Client: email addresses"];
@@ -147,13 +169,14 @@ export const addEmailAddressOperation = defineOperation({
   method: "post",
   path: "/_svc/users/me/email-addresses",
   summary: "Add an email address",
-  description: "Adds an unverified address and emails it a verification link (24 hours, single use). An address held by another user is refused.",
+  description:
+    "Needs a recent sign-in (403 reverification_required otherwise). Adds a pending address, tells the primary address (email_added), and emails the new one a verification link (24 hours, single use); the pending address lapses with its link. The answer is the same whether or not another account holds the address, so it cannot be used to probe for accounts; a pending address holds nothing, and its link fails (409) if the address belongs to someone else when it is used. 409 identifier_exists only for an address already on the caller's own account.",
   tags: EMAIL_TAGS,
-  auth: "session",
+  auth: "sensitiveSession",
   rateLimits: [{ action: "emailSends", per: "user" }],
   body: addEmailAddressBody,
-  response: { status: 200, description: "The new address.", schema: emailAddressSchema },
-  errors: [...SESSION_ERRORS, "invalid_request", "identifier_exists", "rate_limited", "email_unavailable"],
+  response: { status: 200, description: "The new, pending address.", schema: emailAddressSchema },
+  errors: [...SESSION_ERRORS, "invalid_request", "identifier_exists", "rate_limited", "email_unavailable", "reverification_required"],
 });
 
 export const promoteEmailAddressOperation = defineOperation({
@@ -161,11 +184,13 @@ export const promoteEmailAddressOperation = defineOperation({
   method: "post",
   path: "/_svc/users/me/email-addresses/{emailAddressId}/primary",
   summary: "Make a verified address primary",
+  description:
+    "Needs a recent sign-in (403 reverification_required otherwise). The old primary address and the new one are told (primary_email_changed) as part of the change; if that email cannot be sent, nothing changes (503).",
   tags: EMAIL_TAGS,
-  auth: "session",
+  auth: "sensitiveSession",
   params: emailAddressParams,
   response: { status: 200, description: "The address, now primary.", schema: emailAddressSchema },
-  errors: [...SESSION_ERRORS, "invalid_request", "resource_not_found"],
+  errors: [...SESSION_ERRORS, "invalid_request", "resource_not_found", "reverification_required", "email_unavailable"],
 });
 
 export const resendEmailAddressOperation = defineOperation({
@@ -173,6 +198,7 @@ export const resendEmailAddressOperation = defineOperation({
   method: "post",
   path: "/_svc/users/me/email-addresses/{emailAddressId}/resend",
   summary: "Re-send the verification link",
+  description: "A new link (24 hours); the pending address now lapses with it.",
   tags: EMAIL_TAGS,
   auth: "session",
   rateLimits: [{ action: "emailSends", per: "user" }],

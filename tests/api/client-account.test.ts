@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call } from "../helpers/api";
+import { call, expectProblem } from "../helpers/api";
 import { ageSignIn, clientApi, codeIn, emailCount, latestEmail, signedUpClient } from "../helpers/client";
 import { newEnvironment, STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
 
@@ -34,6 +34,24 @@ describe("sessions of the signed-in user", () => {
     const foreign = await laptop.delete(`/users/me/sessions/${stranger.session.session.id}`);
     expect(foreign.status).toBe(404);
     expect((await laptop.delete("/users/me/sessions/not-a-uuid")).status).toBe(400);
+  });
+
+  it("regression: a stale session can sign out neither one other device nor all of them (403 reverification_required)", async () => {
+    const { publishableKey } = await newEnvironment();
+    const email = uniqueEmail();
+    const { client: thief, session } = await signedUpClient(publishableKey, email, STRONG_PASSWORD);
+    const owner = clientApi(publishableKey);
+    const ownerLogin = await owner.post("/auth/login", { email, password: STRONG_PASSWORD });
+    await ageSignIn(session.session.id);
+
+    // A stolen, long-lived session must not lock the owner out by ending the owner's sessions.
+    expectProblem(await thief.delete(`/users/me/sessions/${ownerLogin.body.session.id}`), 403, "reverification_required");
+    expectProblem(await thief.post("/users/me/sessions/revoke-others"), 403, "reverification_required");
+    expect((await owner.get("/client")).body.authenticated).toBe(true);
+
+    expect((await thief.post("/auth/reverify", { password: STRONG_PASSWORD })).status).toBe(200);
+    expect((await thief.post("/users/me/sessions/revoke-others")).body).toEqual({ revokedCount: 1 });
+    expect((await owner.get("/client")).body.authenticated).toBe(false);
   });
 
   it("answers 401 for session endpoints without a session", async () => {
@@ -86,11 +104,17 @@ describe("gates", () => {
     const link = /(https?:\/\/\S+\/_svc\/users\/me\/email-addresses\/verify\?token=\S+)/.exec(mail.text)?.[1];
     expect(link).toBeDefined();
     const url = new URL(link ?? "");
+    // Opening the link (GET) only shows what it would do; the confirmation is a POST.
     const opened = await call("GET", `${url.pathname}${url.search}`, { headers: { host: url.host } });
     expect(opened.status).toBe(200);
-    expect(opened.body).toEqual({ status: "verified", email });
+    expect(opened.body).toEqual({ status: "pending", email });
+    expect((await client.get("/client")).body.user.session.status).toBe("PENDING");
+    const token = url.searchParams.get("token");
+    const confirmed = await call("POST", "/_svc/users/me/email-addresses/verify", { headers: { host: url.host }, body: { token } });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body).toEqual({ status: "verified", email });
     expect((await client.get("/client")).body.user.session.status).toBe("ACTIVE");
-    const again = await call("GET", `${url.pathname}${url.search}`, { headers: { host: url.host } });
+    const again = await call("POST", "/_svc/users/me/email-addresses/verify", { headers: { host: url.host }, body: { token } });
     expect(again.body.code).toBe("invalid_code");
   });
 });
@@ -137,7 +161,9 @@ describe("passwords", () => {
     expect(changed.body).toEqual({ hasPassword: true, revokedSessions: 1 });
     expect((await other.get("/client")).body.authenticated).toBe(false);
     expect((await client.get("/client")).body.authenticated).toBe(true);
-    await expect.poll(() => emailCount(email)).toBe(before + 1);
+    // Regression: the notice left after the change, so it could go to whatever the primary had become meanwhile
+    // (or nowhere); it is now part of the change itself and is there when the answer is.
+    expect(await emailCount(email)).toBe(before + 1);
     expect((await latestEmail(email)).template).toBe("password_changed");
   });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, expectProblem, type ApiResponse, type ServerApi } from "../helpers/api";
-import { createUser, newEnvironment, openSession } from "../helpers/fixtures";
+import { call, expectProblem, problemFields, type ApiResponse, type ServerApi } from "../helpers/api";
+import { signedUpClient } from "../helpers/client";
+import { createUser, newEnvironment, openSession, STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
 
 /**
  * Hostile and malformed input, table-driven. Every case names the answer it must
@@ -296,5 +297,44 @@ describe("regressions found in review", () => {
     const { api } = await newEnvironment();
     const res = await api.put("/allowed-origins", { origins: ["https://*.example.com"] });
     expect(res.status).toBe(400);
+  });
+});
+
+describe("regression: an address a transport could read as a list, a comment or a display name", () => {
+  // Each was accepted by some input before: the old check allowed any local part
+  // without whitespace, @ or a double quote, and any domain IDNA would convert.
+  const HOSTILE_ADDRESSES = [
+    "a@x.com,b@y.com",
+    '"a,b"@x.com',
+    "a(comment)@x.com",
+    "<a@x.com>",
+    "a@x.com;b@y.com",
+    "a b@x.com",
+    "a,b@x.com",
+    "a;b@x.com",
+    "victim@x.com>",
+    "a@x,y.com",
+  ];
+
+  it("is refused with 400 by every input that takes an email address", async () => {
+    const { api, publishableKey } = await newEnvironment();
+    const target = await createUser(api, { email: uniqueEmail() });
+    const { client } = await signedUpClient(publishableKey, uniqueEmail(), STRONG_PASSWORD);
+    for (const email of HOSTILE_ADDRESSES) {
+      const answers: [string, ApiResponse][] = [
+        ["create user", await api.post("/users", { email, password: STRONG_PASSWORD })],
+        ["update user", await api.patch(`/users/${target.id}`, { email })],
+        ["sign-up", await client.post("/auth/signup", { email, password: STRONG_PASSWORD })],
+        ["sign-in", await client.post("/auth/login", { email, password: STRONG_PASSWORD })],
+        ["forgot password", await client.post("/auth/forgot-password", { email })],
+        ["reset password", await client.post("/auth/reset-password", { email, code: "123456", newPassword: STRONG_PASSWORD })],
+        ["add address", await client.post("/users/me/email-addresses", { email })],
+      ];
+      for (const [input, res] of answers) {
+        expectProblem(res, 400, "invalid_request");
+        expect(problemFields(res), `${input} ${email}`).toContain("email");
+      }
+    }
+    expect((await client.get("/users/me/email-addresses")).body.items).toHaveLength(1);
   });
 });

@@ -1,7 +1,8 @@
 import { expect, test, type Page } from "@playwright/test";
 import { ageSignIn } from "./support/database";
-import { BASE_URL, checkPage, createUser, latestEmail, linkIn, signInThroughForm, uniqueEmail } from "./support/fixtures";
+import { BASE_URL, checkPage, createUser, environments, latestEmail, linkIn, signInThroughForm, uniqueEmail } from "./support/fixtures";
 import { e2eRun } from "./support/run-settings";
+import { serverApi } from "./support/server-api";
 
 async function signInToAccount(page: Page, email: string, password: string): Promise<void> {
   await signInThroughForm(page, email, password);
@@ -39,15 +40,29 @@ test("add a second address, verify it from the emailed link, make it primary, re
   await expect(row).toContainText("Not verified");
   await checkPage(page, "account-email-added");
 
+  const notice = await latestEmail(user.email, "email_added");
+  expect(notice.text).toContain(second);
+
+  // Opening the link only shows what it would do; the button press verifies.
   const link = linkIn(await latestEmail(second, "email_verification_link"), "/email-addresses/verify");
   await page.goto(link);
+  await expect(page).toHaveURL(/\/verify-email\/confirm\?/);
+  await expect(page.getByText(`Confirm that ${second} is yours`)).toBeVisible();
+  await checkPage(page, "verify-email-confirm");
   await page.goto("/account");
+  await expect(row).toContainText("Not verified");
+  await page.goto(link);
+  await page.getByRole("button", { name: "Verify email address" }).click();
+  await expect(page.getByText("Your email address is verified.")).toBeVisible();
+  await checkPage(page, "verify-email-confirmed");
+  await page.getByRole("link", { name: "Go to your account" }).click();
   await expect(row).toContainText("Verified");
 
   await row.getByRole("button", { name: "Make primary" }).click();
   await expect(page.getByText(`${second} is now your primary address.`)).toBeVisible();
   await expect(row).toContainText("Primary");
   await checkPage(page, "account-email-promoted");
+  for (const to of [user.email, second]) await latestEmail(to, "primary_email_changed");
 
   const first = addresses.getByTestId("email-address").filter({ hasText: user.email });
   await first.getByRole("button", { name: "Remove" }).click();
@@ -124,6 +139,8 @@ test("delete the account: type to confirm, then the emailed link", async ({ page
   const link = linkIn(await latestEmail(user.email, "account_deletion_link"), "/account/delete");
   await page.goto(link);
   await expect(page.getByRole("heading", { level: 1, name: "Delete your account?" })).toBeVisible();
+  // Opening the link (a mail scanner does too) deletes nothing; only the button does.
+  expect((await serverApi(environments().main.secretKey).get<{ status: string }>(`/users/${user.id}`)).status).toBe("active");
   await checkPage(page, "account-delete-confirm");
   await page.getByRole("button", { name: "Delete my account" }).click();
   await expect(page.getByText("Your account has been deleted.")).toBeVisible();
@@ -172,6 +189,33 @@ test("a sensitive change after the recent-sign-in window sends the user to confi
   await passwordForm.getByLabel("New password").fill("juniper-quarry-saffron-64");
   await passwordForm.getByRole("button", { name: "Change password" }).click();
   await expect(passwordForm.getByText(/Your password is changed\./)).toBeVisible();
+});
+
+test("adding an address or signing out other devices after the recent-sign-in window asks for the password first", async ({ page, browser }) => {
+  test.skip(!e2eRun().databaseUrl, "ages the session in the database, which the server holds open under PGlite");
+  const user = await createUser("stale-address");
+  const phone = await browser.newContext();
+  await signInToAccount(await phone.newPage(), user.email, user.password);
+  await signInToAccount(page, user.email, user.password);
+  await ageSignIn(user.id, 3600);
+
+  const added = uniqueEmail("stale-added");
+  await page.getByRole("form", { name: "Add an email address" }).getByLabel("Email address").fill(added);
+  await page.getByRole("button", { name: "Add address" }).click();
+  await expect(page).toHaveURL(/\/account\?(.*&)?reverify=1/);
+  await expect(page.getByTestId("email-address").filter({ hasText: added })).toHaveCount(0);
+
+  await page.getByRole("button", { name: "Sign out everywhere else" }).click();
+  await expect(page).toHaveURL(/\/account\?(.*&)?reverify=1/);
+  await expect(page.getByTestId("session")).toHaveCount(2);
+
+  const confirm = page.getByRole("form", { name: "Confirm it's you" });
+  await confirm.getByLabel("Password").fill(user.password);
+  await confirm.getByRole("button", { name: "Confirm" }).click();
+  await expect(page.getByText("Thank you. You can make the change now.")).toBeVisible();
+  await page.getByRole("button", { name: "Sign out everywhere else" }).click();
+  await expect(page.getByText("Other sessions signed out: 1.")).toBeVisible();
+  await phone.close();
 });
 
 test("confirm the password before a sensitive change", async ({ page }) => {

@@ -35,11 +35,19 @@ export function clientApi(publishableKey: string, defaults: { headers?: Record<s
 
 export type ClientApi = ReturnType<typeof clientApi>;
 
-/** The newest email to an address, read from the outbox through the dev mailbox route. */
-export async function latestEmail(to: string): Promise<{ subject: string; text: string; html: string; template: string; locale: string }> {
-  const response = await call("GET", `/dev/mailbox/messages?to=${encodeURIComponent(to)}`);
-  const message = response.body.items?.[0];
-  if (!message) throw new Error(`no email to ${to}`);
+export interface MailboxMessage {
+  subject: string;
+  text: string;
+  html: string;
+  template: string;
+  locale: string;
+}
+
+/** The newest email to an address (of one template, when given), read from the outbox through the dev mailbox route. */
+export async function latestEmail(to: string, template?: string): Promise<MailboxMessage> {
+  const response = await call<{ items?: MailboxMessage[] }>("GET", `/dev/mailbox/messages?to=${encodeURIComponent(to)}`);
+  const message = (response.body.items ?? []).find((item) => !template || item.template === template);
+  if (!message) throw new Error(`no ${template ?? ""} email to ${to}`);
   return message;
 }
 

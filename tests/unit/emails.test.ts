@@ -12,6 +12,8 @@ const PROPS: { [T in EmailTemplateName]: EmailTemplates[T] } = {
   account_exists: { signInUrl: "https://auth.acme.example/sign-in?redirect_url=https%3A%2F%2Fapp.acme.example%2F", resetPasswordUrl: "https://auth.acme.example/forgot-password?email_hint=1&source=email" },
   password_reset_code: { code: CODE, expiresInMinutes: 15 },
   password_changed: { changedAt: "2026-11-22T16:48:00.000Z", resetPasswordUrl: "https://auth.acme.example/forgot-password" },
+  email_added: { email: "ada.work@example.com", occurredAt: "2026-11-22T16:48:00.000Z", resetPasswordUrl: "https://auth.acme.example/forgot-password" },
+  primary_email_changed: { email: "ada.work@example.com", occurredAt: "2026-11-22T16:48:00.000Z", resetPasswordUrl: "https://auth.acme.example/forgot-password" },
   email_verification_link: { url: LINK, expiresInMinutes: 1440 },
   account_deletion_link: { url: `${LINK}&purpose=delete`, expiresInMinutes: 60 },
   data_export_ready: { url: `${LINK}&purpose=export`, expiresInMinutes: 24 * 60 },
@@ -126,6 +128,19 @@ describe("email templates", () => {
   it("formats the password change time in the reader's language, in UTC", async () => {
     expect((await renderEmail(message("password_changed", "en"))).text).toContain("November 22, 2026");
     expect((await renderEmail(message("password_changed", "da"))).text).toContain("22. november 2026");
+  });
+
+  it("the address notices name the address and the time, in each language", async () => {
+    for (const template of ["email_added", "primary_email_changed"] as const) {
+      const en = await renderEmail(message(template, "en"));
+      expect(en.text).toContain("ada.work@example.com");
+      expect(en.text).toContain("November 22, 2026");
+      const da = await renderEmail(message(template, "da"));
+      expect(da.text).toContain("ada.work@example.com");
+      expect(da.text).toContain("22. november 2026");
+    }
+    expect((await renderEmail(message("email_added", "en"))).subject).toBe("An email address was added to your Acme Cloud account");
+    expect((await renderEmail(message("primary_email_changed", "da"))).subject).toBe("Den primære e-mailadresse for din konto hos Acme Cloud er blevet ændret");
   });
 
   it("refuses a relative link: a mail client cannot resolve it", async () => {

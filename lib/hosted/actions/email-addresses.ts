@@ -7,15 +7,21 @@ import {
   promoteEmailAddressEndpoint,
   removeEmailAddressEndpoint,
   resendEmailAddressEndpoint,
+  verifyEmailAddressEndpoint,
 } from "../../users/me-endpoints";
 import { formText, messageErrorState, successState, type FormState } from "../form-state";
 import { runHostedAction, runOperationAction } from "../run-action";
 
-/** Adds an address; the operation emails it a verification link. */
+/** Adds an address; the operation tells the primary address and emails the new one a verification link. */
 export async function addEmailAddressAction(_state: FormState, form: FormData): Promise<FormState> {
   const values = { email: formText(form, "email") };
   return runOperationAction(form, addEmailAddressEndpoint, {
-    describe: (t) => ({ fields: ["email"], values, messages: { invalid_request: t.account.emails.tooMany }, codeFields: { identifier_exists: "email" } }),
+    describe: (t) => ({
+      fields: ["email"],
+      values,
+      messages: { invalid_request: t.account.emails.tooMany, identifier_exists: t.account.emails.alreadyYours },
+      codeFields: { identifier_exists: "email" },
+    }),
     input: () => ({ body: values }),
     then: async (added, context) => {
       refresh();
@@ -60,4 +66,19 @@ export async function emailAddressAction(_state: FormState, form: FormData): Pro
     default:
       return runHostedAction(form, () => ({ fields: [] }), async ({ t }) => messageErrorState(t.errors.generic));
   }
+}
+
+/**
+ * The button of the page the emailed link opens: verifying is this POST, never the
+ * GET of the link, which mail scanners fetch too. The token is the credential, so
+ * it works signed out and from any device.
+ */
+export async function confirmEmailAddressAction(_state: FormState, form: FormData): Promise<FormState> {
+  const token = formText(form, "token");
+  return runOperationAction(form, verifyEmailAddressEndpoint, {
+    describe: (t) => ({ fields: [], messages: { invalid_code: t.confirmEmail.invalidLink, identifier_exists: t.confirmEmail.taken, invalid_request: t.confirmEmail.invalidLink } }),
+    before: ({ t }) => (token ? null : messageErrorState(t.confirmEmail.invalidLink)),
+    input: () => ({ body: { token } }),
+    then: async (_result, { t }) => successState(t.confirmEmail.done),
+  });
 }

@@ -115,6 +115,15 @@ export const da: Messages = {
     notYet: "Adressen er ikke bekræftet endnu. Åbn først linket i e-mailen.",
     verified: "Din e-mailadresse er bekræftet.",
   },
+  confirmEmail: {
+    title: "Bekræft din e-mailadresse",
+    lead: "Bekræft, at {email} er din, for at tilføje den til din konto hos {app}.",
+    submit: "Bekræft e-mailadresse",
+    done: "Din e-mailadresse er bekræftet.",
+    toAccount: "Gå til din konto",
+    invalidLink: "Linket er udløbet eller allerede brugt. Bed om et nyt på siden med din konto.",
+    taken: "Adressen hører allerede til en anden konto, så den blev ikke tilføjet.",
+  },
   account: {
     title: "Din konto",
     lead: "Logget ind på {app} som {email}",
@@ -146,6 +155,7 @@ export const da: Messages = {
       verifyFirst: "Bekræft adressen, før du gør den til primær.",
       primaryStays: "Du kan ikke fjerne din primære adresse. Gør først en anden adresse til primær.",
       tooMany: "Du har det største antal e-mailadresser, en konto kan have.",
+      alreadyYours: "Adressen er allerede på din konto.",
     },
     password: {
       title: "Adgangskode",

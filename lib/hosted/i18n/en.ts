@@ -117,6 +117,15 @@ export const en = {
     notYet: "The address is not verified yet. Open the link in the email first.",
     verified: "Your email address is verified.",
   },
+  confirmEmail: {
+    title: "Verify your email address",
+    lead: "Confirm that {email} is yours to add it to your {app} account.",
+    submit: "Verify email address",
+    done: "Your email address is verified.",
+    toAccount: "Go to your account",
+    invalidLink: "This link has expired or has already been used. Ask for a new one on your account page.",
+    taken: "This address already belongs to another account, so it was not added.",
+  },
   account: {
     title: "Your account",
     lead: "Signed in to {app} as {email}",
@@ -148,6 +157,7 @@ export const en = {
       verifyFirst: "Verify this address before you make it primary.",
       primaryStays: "You cannot remove your primary address. Make another address primary first.",
       tooMany: "You have the most email addresses an account can hold.",
+      alreadyYours: "This address is already on your account.",
     },
     password: {
       title: "Password",

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { dataRequests, jobs, oneTimeCodes, outboxEmails, rateLimitBuckets, sessions } from "@/db/schema";
+import { dataRequests, emailAddresses, jobs, oneTimeCodes, outboxEmails, rateLimitBuckets, sessions } from "@/db/schema";
 import { cleanUp, RETENTION_DAYS } from "@/lib/jobs/clean-up";
 import { createUser, newEnvironment, openSession } from "../../helpers/fixtures";
 
@@ -128,6 +128,23 @@ describe("the periodic clean-up", () => {
     expect(byId.get(pending.id)).toMatchObject({ status: "pending" });
   });
 
+  it("deletes pending email addresses whose link lapsed; verified and live pending ones stay", async () => {
+    const address = (fields: Partial<typeof emailAddresses.$inferInsert>) => ({
+      id: randomUUID(),
+      environmentId,
+      userId: user.id,
+      email: `${randomUUID()}@example.com`,
+      ...fields,
+    });
+    const lapsed = address({ expiresAt: new Date(NOW.getTime() - 60_000) });
+    const live = address({ expiresAt: new Date(NOW.getTime() + 60_000) });
+    const verified = address({ verifiedAt: daysAgo(3) });
+    await getDb().insert(emailAddresses).values([lapsed, live, verified]);
+    expect((await cleanUp(getDb(), NOW)).lapsedEmailAddresses).toBe(1);
+    const ids = [lapsed.id, live.id, verified.id];
+    expect(await remaining(getDb().select().from(emailAddresses).where(inArray(emailAddresses.id, ids)))).toEqual([live.id, verified.id].sort());
+  });
+
   it("a second run finds nothing left to do", async () => {
     expect(await cleanUp(getDb(), NOW)).toEqual({
       oneTimeCodes: 0,
@@ -135,6 +152,7 @@ describe("the periodic clean-up", () => {
       sessions: 0,
       outboxEmails: 0,
       finishedJobs: 0,
+      lapsedEmailAddresses: 0,
       exportsWiped: 0,
     });
   });

@@ -1,7 +1,10 @@
 import { clientPreflight, route } from "@/lib/http/route";
-import { verifyEmailLinkEndpoint } from "@/lib/users/me-endpoints";
+import { openVerificationLinkEndpoint, verifyEmailAddressEndpoint } from "@/lib/users/me-endpoints";
 
-// GET /_svc/users/me/email-addresses/verify?token= — the emailed verification link
-export const GET = route(verifyEmailLinkEndpoint);
+// GET /_svc/users/me/email-addresses/verify?token= — the emailed link: changes nothing (browsers land on the confirmation page)
+export const GET = route(openVerificationLinkEndpoint);
+
+// POST /_svc/users/me/email-addresses/verify — confirm the link: verifies the address, once
+export const POST = route(verifyEmailAddressEndpoint);
 
 export const OPTIONS = clientPreflight;

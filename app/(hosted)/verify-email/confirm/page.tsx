@@ -1,0 +1,41 @@
+import { getDb } from "@/db/client";
+import { ConfirmEmailForm } from "@/components/hosted/confirm-email-form";
+import { HostedShell } from "@/components/hosted/hosted-shell";
+import { Alert } from "@/components/ui/alert";
+import { Card } from "@/components/ui/card";
+import { AppError } from "@/lib/errors";
+import { loadHostedPage } from "@/lib/hosted/hosted-context";
+import { format } from "@/lib/hosted/i18n/messages";
+import { hostedMetadata, type HostedPageProps } from "@/lib/hosted/page-metadata";
+import { hostedHref, searchParam, hostedFlowFromSearch } from "@/lib/hosted/hosted-flow";
+import { inspectVerificationLink } from "@/lib/users/email-verification";
+
+// The token in this page's URL must not leak to other sites through the Referer header.
+export const generateMetadata = (props: HostedPageProps) => hostedMetadata(props, (t) => t.confirmEmail.title, { referrer: "no-referrer" });
+
+// GET /verify-email/confirm?token=&pk= — where the emailed verification link sends a browser; verifying takes a button press (a POST).
+export default async function ConfirmEmailPage({ searchParams }: HostedPageProps) {
+  const search = await searchParams;
+  const flow = hostedFlowFromSearch(search);
+  const token = searchParam(search, "token");
+  const context = await loadHostedPage(flow.publishableKey);
+  const { t, branding, environment } = context;
+  // Looking the link up changes nothing; a dead link is said so before anyone presses the button.
+  const pending = token
+    ? await inspectVerificationLink(getDb(), environment, token).catch((error: unknown) => {
+        if (error instanceof AppError) return null;
+        throw error;
+      })
+    : null;
+  return (
+    <HostedShell context={context} returnTo={hostedHref("/verify-email/confirm", flow, token ? { token } : {})}>
+      <Card
+        level={1}
+        title={t.confirmEmail.title}
+        lead={pending ? <p>{format(t.confirmEmail.lead, { email: pending.email, app: branding.applicationName })}</p> : null}
+      >
+        {pending && token ? <ConfirmEmailForm t={t} flow={flow} token={token} /> : <Alert tone="error">{t.confirmEmail.invalidLink}</Alert>}
+      </Card>
+    </HostedShell>
+  );
+}
