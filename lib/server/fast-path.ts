@@ -7,6 +7,7 @@ import { requestIdFor } from "../http/request-id";
 import { resolveRoute } from "../http/route-table";
 import { bodyStillArriving, toWebRequest } from "./node-request";
 import { sendWebResponse } from "./node-response";
+import { recordSocketAddress } from "./socket-address";
 
 /**
  * URLs answered by route handlers only (no pages, no middleware, no rewrites), which
@@ -40,6 +41,8 @@ export function fastPathPathname(url: string | undefined): string | null {
  */
 export function createFastPath(options: { next: NodeHandler; port: () => number }): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
+    // Before anything reads the headers, so Next.js's pages and actions see the socket too.
+    recordSocketAddress(req);
     serveFast(req, res, options.port())
       .then((handled) => (handled ? undefined : options.next(req, res)))
       .catch((error: unknown) => failRequest(req, res, error, null));
