@@ -62,7 +62,8 @@ describe("environment-dependent public documents", () => {
     "regression: %s varies on Host and X-API-Key (a shared cache must not serve one tenant's document for another)",
     async (path) => {
       const env = await createEnvironment(getDb(), { name: "Cached" });
-      for (const headers of [{ host: env.frontendHost }, { "x-api-key": env.publishableKey }]) {
+      const selectors: Record<string, string>[] = [{ host: env.frontendHost }, { "x-api-key": env.publishableKey }];
+      for (const headers of selectors) {
         const res = await call("GET", path, { headers });
         expect(res.status, res.text).toBe(200);
         expect(res.headers.get("cache-control")).toMatch(/public/);

@@ -14,7 +14,7 @@ import { hostedHref } from "../tenant";
  */
 export async function signOutAction(_state: FormState, form: FormData): Promise<FormState> {
   return runHostedAction(form, () => ({ fields: [] }), async (context) => {
-    await applySetCookies(await signOut(getDb(), context.session, context.request));
+    await applySetCookies(await signOut(getDb(), context.environment, context.session, context.request));
     redirect(hostedHref("/sign-in", context.tenant));
   });
 }

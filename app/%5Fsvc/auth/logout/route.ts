@@ -4,8 +4,8 @@ import { signOut } from "@/lib/auth/sign-out";
 import { clientPreflight, clientRoute } from "@/lib/http/route";
 
 // POST /_svc/auth/logout — revoke this session and clear its cookies
-export const POST = clientRoute(logoutOperation, async ({ session, request, responseHeaders }) => {
-  for (const cookie of await signOut(getDb(), session, request)) responseHeaders.append("set-cookie", cookie);
+export const POST = clientRoute(logoutOperation, async ({ environment, session, request, responseHeaders }) => {
+  for (const cookie of await signOut(getDb(), environment, session, request)) responseHeaders.append("set-cookie", cookie);
   return { status: "signed_out" };
 });
 
