@@ -108,6 +108,7 @@ export function openApiDocument() {
         "- **Client API** (`/_svc`): browsers and SDKs, environment from `X-API-Key: pk_...` or the Host.",
         "",
         "Every error is `application/problem+json` with a machine `code`. Bodies are limited to 64 KiB.",
+        "A method a path does not support answers `405 method_not_allowed` with an `Allow` header; OPTIONS answers 204 with `Allow` (or the CORS preflight).",
         "Lists are keyset-paginated: pass `nextCursor` as `cursor` until `hasMore` is false.",
       ].join("\n"),
     },

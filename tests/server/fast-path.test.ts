@@ -124,14 +124,37 @@ describe("the fast path in front of the real route handlers", () => {
     expect(((await response.body.json()) as { code: string }).code).toBe("invalid_request");
   });
 
-  it("hands pages, unexported methods and URLs to normalise to Next.js", async () => {
+  it("hands pages and URLs to normalise to Next.js", async () => {
     nextCalls.length = 0;
-    for (const [method, path] of [["GET", "/sign-in"], ["PUT", "/_svc/client"], ["GET", "/_svc/client/"]] as const) {
+    for (const [method, path] of [["GET", "/sign-in"], ["GET", "/_svc/client/"]] as const) {
       const response = await request(`${url}${path}`, { method });
       expect(response.statusCode, `${method} ${path}`).toBe(418);
       await response.body.text();
     }
-    expect(nextCalls).toEqual(["GET /sign-in", "PUT /_svc/client", "GET /_svc/client/"]);
+    expect(nextCalls).toEqual(["GET /sign-in", "GET /_svc/client/"]);
+  });
+
+  it("regression: answers a method the route does not support itself, 405 problem+json with Allow (Next.js sent an empty 405)", async () => {
+    nextCalls.length = 0;
+    const cases = [
+      ["PUT", "/_svc/client", "GET, HEAD, OPTIONS"],
+      ["DELETE", "/api/server/v1/users", "POST, OPTIONS"],
+      ["PROPFIND", "/api/server/v1/users/00000000-0000-4000-8000-000000000000", "GET, HEAD, PATCH, DELETE, OPTIONS"],
+      ["POST", "/.well-known/openid-configuration", "GET, HEAD, OPTIONS"],
+    ] as const;
+    for (const [method, path, allow] of cases) {
+      const response = await request(`${url}${path}`, { method, headers: client() });
+      const body = (await response.body.json()) as { code: string; status: number };
+      expect(response.statusCode, `${method} ${path}`).toBe(405);
+      expect(response.headers["content-type"]).toBe("application/problem+json");
+      expect(response.headers.allow, `${method} ${path}`).toBe(allow);
+      expect(body).toMatchObject({ code: "method_not_allowed", status: 405 });
+    }
+    const options = await request(`${url}/api/server/v1/users`, { method: "OPTIONS" });
+    await options.body.text();
+    expect(options.statusCode).toBe(204);
+    expect(options.headers.allow).toBe("POST, OPTIONS");
+    expect(nextCalls).toEqual([]);
   });
 
   it("regression: a client's own X-Forwarded-For never replaces the socket address, for the API and for Next.js", async () => {

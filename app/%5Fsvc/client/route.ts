@@ -1,6 +1,7 @@
 import { getDb } from "@/db/client";
 import { bootProbeOperation } from "@/lib/auth/operations";
 import { corsHeaders } from "@/lib/http/cors";
+import { unsupportedMethods } from "@/lib/http/method-not-allowed";
 import { clientPreflight, publicRoute } from "@/lib/http/route";
 import { bootProbe } from "@/lib/sessions/boot-probe";
 
@@ -12,3 +13,6 @@ export const GET = publicRoute(bootProbeOperation, async ({ request, responseHea
 });
 
 export const OPTIONS = clientPreflight;
+
+// Any other method — 405 problem+json with Allow
+export const { POST, PUT, PATCH, DELETE } = unsupportedMethods({ GET, OPTIONS });

@@ -1,6 +1,7 @@
 import { getDb } from "@/db/client";
 import { forgotPasswordOperation } from "@/lib/auth/operations";
 import { forgotPassword } from "@/lib/auth/password-reset";
+import { unsupportedMethods } from "@/lib/http/method-not-allowed";
 import { clientPreflight, clientRoute } from "@/lib/http/route";
 
 // POST /_svc/auth/forgot-password — email a reset code (always 200)
@@ -9,3 +10,6 @@ export const POST = clientRoute(forgotPasswordOperation, ({ environment, body, r
 );
 
 export const OPTIONS = clientPreflight;
+
+// Any other method — 405 problem+json with Allow
+export const { GET, HEAD, PUT, PATCH, DELETE } = unsupportedMethods({ POST, OPTIONS });

@@ -2,6 +2,7 @@ import { getDb } from "@/db/client";
 import { respondWithSession } from "@/lib/auth/establish-session";
 import { loginOperation } from "@/lib/auth/operations";
 import { signIn } from "@/lib/auth/sign-in";
+import { unsupportedMethods } from "@/lib/http/method-not-allowed";
 import { clientPreflight, clientRoute } from "@/lib/http/route";
 
 // POST /_svc/auth/login — sign in with email and password
@@ -10,3 +11,6 @@ export const POST = clientRoute(loginOperation, async ({ environment, body, quer
 );
 
 export const OPTIONS = clientPreflight;
+
+// Any other method — 405 problem+json with Allow
+export const { GET, HEAD, PUT, PATCH, DELETE } = unsupportedMethods({ POST, OPTIONS });

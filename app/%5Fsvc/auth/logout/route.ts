@@ -1,6 +1,7 @@
 import { getDb } from "@/db/client";
 import { logoutOperation } from "@/lib/auth/operations";
 import { signOut } from "@/lib/auth/sign-out";
+import { unsupportedMethods } from "@/lib/http/method-not-allowed";
 import { clientPreflight, clientRoute } from "@/lib/http/route";
 
 // POST /_svc/auth/logout — revoke this session and clear its cookies
@@ -10,3 +11,6 @@ export const POST = clientRoute(logoutOperation, async ({ environment, session, 
 });
 
 export const OPTIONS = clientPreflight;
+
+// Any other method — 405 problem+json with Allow
+export const { GET, HEAD, PUT, PATCH, DELETE } = unsupportedMethods({ POST, OPTIONS });

@@ -2,6 +2,7 @@ import { getDb } from "@/db/client";
 import { respondWithSession } from "@/lib/auth/establish-session";
 import { resetPasswordOperation } from "@/lib/auth/operations";
 import { resetPassword } from "@/lib/auth/password-reset";
+import { unsupportedMethods } from "@/lib/http/method-not-allowed";
 import { clientPreflight, clientRoute } from "@/lib/http/route";
 
 // POST /_svc/auth/reset-password — new password with the emailed code; signs in afresh
@@ -13,3 +14,6 @@ export const POST = clientRoute(resetPasswordOperation, async ({ environment, bo
 );
 
 export const OPTIONS = clientPreflight;
+
+// Any other method — 405 problem+json with Allow
+export const { GET, HEAD, PUT, PATCH, DELETE } = unsupportedMethods({ POST, OPTIONS });

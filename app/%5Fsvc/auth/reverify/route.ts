@@ -1,5 +1,6 @@
 import { getDb } from "@/db/client";
 import { reverifyOperation } from "@/lib/auth/operations";
+import { unsupportedMethods } from "@/lib/http/method-not-allowed";
 import { clientPreflight, sessionRoute } from "@/lib/http/route";
 import { enforceRateLimit } from "@/lib/rate-limit/enforce";
 import { reverifySession } from "@/lib/sessions/reverification";
@@ -11,3 +12,6 @@ export const POST = sessionRoute(reverifyOperation, async ({ environment, sessio
 });
 
 export const OPTIONS = clientPreflight;
+
+// Any other method — 405 problem+json with Allow
+export const { GET, HEAD, PUT, PATCH, DELETE } = unsupportedMethods({ POST, OPTIONS });

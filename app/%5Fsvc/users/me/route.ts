@@ -1,4 +1,5 @@
 import { getDb } from "@/db/client";
+import { unsupportedMethods } from "@/lib/http/method-not-allowed";
 import { clientPreflight, sessionRoute } from "@/lib/http/route";
 import { getMeOperation, updateMeOperation } from "@/lib/users/me-operations";
 import { toClientUser } from "@/lib/users/serialize";
@@ -11,3 +12,6 @@ export const GET = sessionRoute(getMeOperation, async ({ session }) => toClientU
 export const PATCH = sessionRoute(updateMeOperation, ({ session, body, actor }) => updateMe(getDb(), session, body, actor));
 
 export const OPTIONS = clientPreflight;
+
+// Any other method — 405 problem+json with Allow
+export const { POST, PUT, DELETE } = unsupportedMethods({ GET, PATCH, OPTIONS });

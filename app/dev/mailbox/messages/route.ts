@@ -2,6 +2,7 @@ import { getDb } from "@/db/client";
 import { mailboxOpenTo } from "@/lib/email/email-settings";
 import { listMailboxMessages } from "@/lib/email/mailbox";
 import { logUnexpectedError } from "@/lib/http/log";
+import { unsupportedMethods } from "@/lib/http/method-not-allowed";
 import { apiNotFound } from "@/lib/http/not-found";
 import { problemFor } from "@/lib/http/problem";
 import { requestIdFor } from "@/lib/http/request-id";
@@ -21,3 +22,6 @@ export async function GET(request: Request): Promise<Response> {
     return problemFor("internal_error", `Something went wrong; quote request id ${requestId}.`, requestId);
   }
 }
+
+// Any other method — 405 problem+json with Allow
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = unsupportedMethods({ GET });

@@ -1,5 +1,6 @@
 import { getDb } from "@/db/client";
 import { acceptLegalOperation } from "@/lib/auth/operations";
+import { unsupportedMethods } from "@/lib/http/method-not-allowed";
 import { clientPreflight, sessionRoute } from "@/lib/http/route";
 import { acceptLegalDocuments } from "@/lib/legal/accept-legal-documents";
 
@@ -9,3 +10,6 @@ export const POST = sessionRoute(acceptLegalOperation, ({ environment, session, 
 );
 
 export const OPTIONS = clientPreflight;
+
+// Any other method — 405 problem+json with Allow
+export const { GET, HEAD, PUT, PATCH, DELETE } = unsupportedMethods({ POST, OPTIONS });

@@ -1,4 +1,5 @@
 import { getDb } from "@/db/client";
+import { unsupportedMethods } from "@/lib/http/method-not-allowed";
 import { clientPreflight, sessionRoute } from "@/lib/http/route";
 import { enforceRateLimit } from "@/lib/rate-limit/enforce";
 import { listDataRequests, requestDataExport } from "@/lib/users/data-requests";
@@ -14,3 +15,6 @@ export const POST = sessionRoute(requestDataExportOperation, async ({ environmen
 });
 
 export const OPTIONS = clientPreflight;
+
+// Any other method — 405 problem+json with Allow
+export const { PUT, PATCH, DELETE } = unsupportedMethods({ GET, POST, OPTIONS });

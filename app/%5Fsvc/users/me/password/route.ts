@@ -1,5 +1,6 @@
 import { getDb } from "@/db/client";
 import { changePassword, passwordStatus } from "@/lib/auth/change-password";
+import { unsupportedMethods } from "@/lib/http/method-not-allowed";
 import { clientPreflight, sessionRoute } from "@/lib/http/route";
 import { enforceRateLimit } from "@/lib/rate-limit/enforce";
 import { changePasswordOperation, getPasswordStatusOperation } from "@/lib/users/me-operations";
@@ -15,3 +16,6 @@ export const POST = sessionRoute(changePasswordOperation, async ({ environment, 
 });
 
 export const OPTIONS = clientPreflight;
+
+// Any other method — 405 problem+json with Allow
+export const { PUT, PATCH, DELETE } = unsupportedMethods({ GET, POST, OPTIONS });

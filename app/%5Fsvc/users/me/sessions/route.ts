@@ -1,4 +1,5 @@
 import { getDb } from "@/db/client";
+import { unsupportedMethods } from "@/lib/http/method-not-allowed";
 import { clientPreflight, sessionRoute } from "@/lib/http/route";
 import { listMySessions } from "@/lib/sessions/my-sessions";
 import { listMySessionsOperation } from "@/lib/users/me-operations";
@@ -7,3 +8,6 @@ import { listMySessionsOperation } from "@/lib/users/me-operations";
 export const GET = sessionRoute(listMySessionsOperation, ({ session }) => listMySessions(getDb(), session));
 
 export const OPTIONS = clientPreflight;
+
+// Any other method — 405 problem+json with Allow
+export const { POST, PUT, PATCH, DELETE } = unsupportedMethods({ GET, OPTIONS });

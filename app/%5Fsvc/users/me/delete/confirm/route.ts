@@ -1,4 +1,5 @@
 import { getDb } from "@/db/client";
+import { unsupportedMethods } from "@/lib/http/method-not-allowed";
 import { clientPreflight, clientRoute } from "@/lib/http/route";
 import { confirmAccountDeletion } from "@/lib/users/account-deletion";
 import { confirmDeletionOperation } from "@/lib/users/me-operations";
@@ -11,3 +12,6 @@ export const POST = clientRoute(confirmDeletionOperation, async ({ environment, 
 });
 
 export const OPTIONS = clientPreflight;
+
+// Any other method — 405 problem+json with Allow
+export const { GET, HEAD, PUT, PATCH, DELETE } = unsupportedMethods({ POST, OPTIONS });

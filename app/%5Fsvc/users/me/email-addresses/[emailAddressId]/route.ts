@@ -1,4 +1,5 @@
 import { getDb } from "@/db/client";
+import { unsupportedMethods } from "@/lib/http/method-not-allowed";
 import { clientPreflight, sessionRoute } from "@/lib/http/route";
 import { removeEmailAddress } from "@/lib/users/email-addresses";
 import { removeEmailAddressOperation } from "@/lib/users/me-operations";
@@ -9,3 +10,6 @@ export const DELETE = sessionRoute(removeEmailAddressOperation, ({ environment, 
 );
 
 export const OPTIONS = clientPreflight;
+
+// Any other method — 405 problem+json with Allow
+export const { GET, HEAD, POST, PUT, PATCH } = unsupportedMethods({ DELETE, OPTIONS });

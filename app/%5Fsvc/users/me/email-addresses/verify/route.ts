@@ -1,4 +1,5 @@
 import { getDb } from "@/db/client";
+import { unsupportedMethods } from "@/lib/http/method-not-allowed";
 import { clientRoute } from "@/lib/http/route";
 import { openVerificationLink } from "@/lib/users/email-verification";
 import { verifyEmailLinkOperation } from "@/lib/users/me-operations";
@@ -7,3 +8,6 @@ import { verifyEmailLinkOperation } from "@/lib/users/me-operations";
 export const GET = clientRoute(verifyEmailLinkOperation, ({ environment, query, request }) =>
   openVerificationLink(getDb(), environment, query.token, request),
 );
+
+// Any other method — 405 problem+json with Allow
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = unsupportedMethods({ GET });

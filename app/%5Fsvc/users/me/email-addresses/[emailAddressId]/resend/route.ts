@@ -1,4 +1,5 @@
 import { getDb } from "@/db/client";
+import { unsupportedMethods } from "@/lib/http/method-not-allowed";
 import { clientPreflight, sessionRoute } from "@/lib/http/route";
 import { enforceRateLimit } from "@/lib/rate-limit/enforce";
 import { resendEmailAddressVerification } from "@/lib/users/email-addresses";
@@ -11,3 +12,6 @@ export const POST = sessionRoute(resendEmailAddressOperation, async ({ environme
 });
 
 export const OPTIONS = clientPreflight;
+
+// Any other method — 405 problem+json with Allow
+export const { GET, HEAD, PUT, PATCH, DELETE } = unsupportedMethods({ POST, OPTIONS });
