@@ -18,6 +18,8 @@ const PAGE_ALLOW = allowHeader(PAGE_METHODS);
 export async function proxy(request: NextRequest): Promise<Response> {
   if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: { allow: PAGE_ALLOW } });
   if (!PAGE_METHODS.includes(request.method)) return methodNotAllowed(request, PAGE_ALLOW);
+  // The development mailbox belongs to no environment, and its emails render in srcdoc frames of its own.
+  if (request.nextUrl.pathname.startsWith("/dev/")) return NextResponse.next();
   const tenant = hostedRequestFrom(request.headers, request.nextUrl.searchParams.get("pk"));
   // An unreachable database must not stop the page's own error handling; the default policy is the strict one.
   const environment = await findClientEnvironment(getDb(), tenant).catch(() => null);
