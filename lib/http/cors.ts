@@ -11,7 +11,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * cache must key on all of them, or one tenant's JWKS or discovery document could be
  * served for another's host.
  */
-export const CLIENT_VARY = "Origin, Host, X-Forwarded-Host, X-API-Key";
+const CLIENT_VARY = "Origin, Host, X-Forwarded-Host, X-API-Key";
 
 /**
  * The origin a frontend host entry stands for: PUBLIC_URL's scheme (https in
@@ -19,7 +19,7 @@ export const CLIENT_VARY = "Origin, Host, X-Forwarded-Host, X-API-Key";
  * it names none. `acme.example.com` is `https://acme.example.com`, never
  * `http://acme.example.com` or `https://acme.example.com:8443`.
  */
-export function frontendOrigin(host: string): string | null {
+function frontendOrigin(host: string): string | null {
   return normalizeOrigin(`${new URL(publicUrl()).protocol}//${host}`);
 }
 
