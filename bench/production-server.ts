@@ -11,7 +11,8 @@ export function ensureBuild(rebuild: boolean): void {
 
 /**
  * The environment a benchmarked server runs with: production mode on plain http.
- * PUBLIC_URL only feeds links and the issuer, which the benches never follow.
+ * PUBLIC_URL only feeds links and the issuer, which the benches never follow; the
+ * benches send no email, so the outbox stays on deliberately (DEV_MAILBOX=1).
  */
 export function benchServerEnv(secret: string): NodeJS.ProcessEnv {
   return {
@@ -21,6 +22,7 @@ export function benchServerEnv(secret: string): NodeJS.ProcessEnv {
     GATEHOUSE_MODE: "production",
     GATEHOUSE_SECRET: secret,
     PUBLIC_URL: "https://gatehouse-bench.invalid",
+    DEV_MAILBOX: "1",
     DATABASE_URL: benchDatabaseUrl(),
   };
 }

@@ -77,6 +77,22 @@ export const environments = pgTable(
   ],
 );
 
+/**
+ * One row per frontend host, so that the primary key makes a host name at most one
+ * environment, even when two writers race (a host shared by two environments would
+ * make the Host header ambiguous: the wrong tenant's pages, cookies and keys). Kept
+ * equal to `environments.frontend_hosts` by a trigger on that column (migration
+ * 0004), so every writer of the column is checked, not only the ones that remember to.
+ */
+export const environmentFrontendHosts = pgTable(
+  "environment_frontend_hosts",
+  {
+    host: text("host").primaryKey(),
+    environmentId: environmentIdColumn(),
+  },
+  (t) => [index("environment_frontend_hosts_environment_idx").on(t.environmentId)],
+);
+
 export const apiKeys = pgTable(
   "api_keys",
   {

@@ -1,8 +1,8 @@
 /**
  * `npm start`: checks the configuration, builds when the sources are newer than the
- * build, applies migrations, seeds a development environment on first start, prints
- * its keys, then hands over to the production server, scripts/server.ts (Next.js for
- * pages plus the API fast path), or to `next dev` with --dev.
+ * build, applies migrations, seeds a development environment on a first start outside
+ * production and prints its keys, then hands over to the production server,
+ * scripts/server.ts (Next.js for pages plus the API fast path), or to `next dev` with --dev.
  */
 import { spawn } from "node:child_process";
 import { databaseHandle, closeDb } from "../db/client";
@@ -10,6 +10,7 @@ import { migrateDatabase } from "../db/migrate";
 import { embeddedDatabaseHolder, claimEmbeddedDatabase, releaseEmbeddedDatabase } from "../lib/cli/embedded-lock";
 import { productionStartProblem } from "../lib/config/production-checks";
 import { databaseUrl, isProduction, port, publicUrl } from "../lib/config/runtime";
+import { mailboxEnabled } from "../lib/email/email-settings";
 import { seedDevelopmentEnvironment } from "../lib/environments/dev-seed";
 import { buildState, runNextBuild } from "../lib/server/build";
 
@@ -48,7 +49,7 @@ async function prepareDatabase() {
   const handle = databaseHandle();
   log(handle.kind === "pglite" ? "database: embedded PGlite in ./.data (set DATABASE_URL for Postgres)" : "database: Postgres from DATABASE_URL");
   await migrateDatabase(handle);
-  const seed = await seedDevelopmentEnvironment(handle.db, { keepKeys: !isProduction() });
+  const seed = await seedDevelopmentEnvironment(handle.db);
   await closeDb(); // PGlite has one owner: hand it to the server process.
   return seed;
 }
@@ -62,7 +63,7 @@ function printBanner(seed: Awaited<ReturnType<typeof prepareDatabase>>): void {
     `  Server API      ${base}/api/server/v1   (Authorization: Bearer <secret key>)`,
     `  Client API      ${base}/_svc`,
     `  API reference   ${base}/api/reference`,
-    `  Hosted pages    ${base}/sign-up   (sign-in, account, …; emails at ${base}/dev/mailbox)`,
+    `  Hosted pages    ${base}/sign-up   (sign-in, account, …${mailboxEnabled() ? `; emails at ${base}/dev/mailbox, from this machine` : ""})`,
   ];
   if (seed.environment) {
     lines.push(
@@ -76,6 +77,8 @@ function printBanner(seed: Awaited<ReturnType<typeof prepareDatabase>>): void {
       `      -H "Authorization: Bearer ${seed.environment.secretKey}" -H "content-type: application/json" \\`,
       `      -d '{"email":"ada@example.com","password":"correct horse battery staple"}'`,
     );
+  } else if (isProduction()) {
+    lines.push("", "  Production: no development environment is seeded. Create one with", "    npm run cli -- env create --name NAME --host HOST --production");
   } else if (!seed.created) {
     lines.push("", "  Environments exist; create keys with `npm run cli -- keys create-secret <environmentId>`.");
   }

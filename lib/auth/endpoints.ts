@@ -42,9 +42,10 @@ export const loginEndpoint = endpoint(loginOperation, async ({ environment, body
   respondWithEstablishment(effects, await signIn(getDb(), environment, body, context), { isNative: query._is_native }),
 );
 
-export const logoutEndpoint = endpoint(logoutOperation, async ({ session, context, effects }) => {
-  effects.clearSession();
-  return signOut(getDb(), session, context);
+export const logoutEndpoint = endpoint(logoutOperation, async ({ environment, session, context, effects }) => {
+  const { status, clearCookie } = await signOut(getDb(), environment, session, context);
+  if (clearCookie) effects.clearSession();
+  return { status };
 });
 
 export const forgotPasswordEndpoint = endpoint(forgotPasswordOperation, ({ environment, body, context }) =>

@@ -91,7 +91,8 @@ export const logoutOperation = defineOperation({
   method: "post",
   path: "/_svc/auth/logout",
   summary: "Sign out this device",
-  description: "Revokes the current session and clears the session cookie and its hint. Succeeds without a session too.",
+  description:
+    "Revokes the current session and clears the session cookie and its hint. Succeeds without a session too, and then still clears the cookie, unless it holds another environment's session: that cookie is left alone. A request with two session cookies has no session.",
   tags,
   auth: "publishableKey",
   response: { status: 200, description: "Signed out.", schema: acknowledgedSchema },

@@ -1,14 +1,20 @@
 import { databaseHandle } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { startJobRunner } from "../jobs/job-runner";
+import { recordSocketAddressOnEveryServer } from "../server/socket-address";
 import { isLeadWorker } from "../server/workers";
 import { productionStartProblem } from "./production-checks";
 
 /**
  * Refuses an unsafe production configuration and applies pending migrations, so a
- * bare `next start` is as safe as `npm start`; then starts the process's job runner.
+ * bare `next start` is as safe as `npm start`. Under a bare `next start` or `next dev`
+ * this is also the first code of ours in the server process: from here on every
+ * request carries its socket address as the last X-Forwarded-For entry (requests
+ * that arrived while Next.js was still booting are the one gap; `npm start`'s own
+ * server records it in its listener and has none). Then it starts the process's job runner.
  */
 export async function bootServer(): Promise<void> {
+  recordSocketAddressOnEveryServer();
   const problem = productionStartProblem();
   if (problem) {
     console.error(`gatehouse: cannot start: ${problem}`);

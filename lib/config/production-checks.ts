@@ -29,5 +29,14 @@ export function productionStartProblem(env: Record<string, string | undefined> =
   if (!env.PUBLIC_URL?.startsWith("https://")) {
     return "PUBLIC_URL must be an https:// URL in production (cookies and links depend on it).";
   }
+  // The outbox keeps every code and link readable at /dev/mailbox and in the log:
+  // a production server that never sends real email must be a deliberate choice.
+  if ((env.EMAIL_TRANSPORT?.trim() || "outbox") === "outbox" && env.DEV_MAILBOX !== "1") {
+    return "EMAIL_TRANSPORT is outbox (the default), which delivers no email; set EMAIL_TRANSPORT=smtp or resend, or DEV_MAILBOX=1 to keep the outbox on purpose.";
+  }
+  const hops = env.TRUSTED_PROXY_HOPS?.trim();
+  if (hops && !/^\d{1,2}$/.test(hops)) {
+    return `TRUSTED_PROXY_HOPS must be a whole number of proxies (0-99), not "${hops.slice(0, 20)}".`;
+  }
   return null;
 }

@@ -14,6 +14,16 @@ export function dataDir(): string {
   return path.resolve(/* turbopackIgnore: true */ process.env.DATA_DIR ?? ".data");
 }
 
+/**
+ * `TRUSTED_PROXY_HOPS`: how many reverse proxies of the operator's own stand in front
+ * of Gatehouse. Anything but a whole number counts as 0, the least trust (production
+ * refuses to start with it: lib/config/production-checks.ts).
+ */
+export function trustedProxyHops(): number {
+  const raw = process.env.TRUSTED_PROXY_HOPS?.trim() || "0";
+  return /^\d{1,2}$/.test(raw) ? Number(raw) : 0;
+}
+
 export function databaseUrl(): string | undefined {
   return process.env.DATABASE_URL || undefined;
 }

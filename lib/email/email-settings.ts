@@ -1,4 +1,5 @@
 import { isProduction } from "../config/runtime";
+import { fromLoopback } from "../http/client-ip";
 
 /** How messages leave the process (CONTRACT §1), read from the environment at call time. */
 export type EmailSettings =
@@ -44,4 +45,13 @@ export function emailFrom(): string {
  */
 export function mailboxEnabled(): boolean {
   return !isProduction() || process.env.DEV_MAILBOX === "1";
+}
+
+/**
+ * Whether /dev/mailbox answers this request: when enabled, and only from this machine
+ * (the socket address our server recorded, not a header the client controls). Anyone
+ * who can read the mailbox can take over any account that receives a code there.
+ */
+export function mailboxOpenTo(request: Request): boolean {
+  return mailboxEnabled() && fromLoopback(request);
 }

@@ -1,8 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { Database } from "@/db/client";
+import { violatedConstraint } from "@/db/errors";
 import { applications, environments } from "@/db/schema";
 import { recordEvent, SYSTEM_ACTOR, type Actor } from "../audit/record-event";
+import { AppError } from "../errors";
 import { createSigningKey } from "../tokens/signing-keys";
 import { createSecretKey, newPublishableKey } from "./api-keys";
 import { defaultSettings } from "./settings";
@@ -36,7 +38,9 @@ function defaultFrontendHost(name: string): string {
 
 /**
  * Creates an application (unless given) and an environment with its publishable key,
- * a first secret key and a signing key, all in one transaction.
+ * a first secret key and a signing key, all in one transaction. A frontend host that
+ * already serves another environment is refused (409 identifier_exists): the database
+ * decides (environment_frontend_hosts), so two concurrent creations cannot both win.
  */
 export async function createEnvironment(
   db: Database,
@@ -45,34 +49,50 @@ export async function createEnvironment(
 ): Promise<CreatedEnvironment> {
   const { name, kind, frontendHost, applicationId } = createEnvironmentInput.parse(input);
   const host = frontendHost ?? defaultFrontendHost(name);
-  return db.transaction(async (tx) => {
-    let appId = applicationId;
-    if (!appId) {
-      const [app] = await tx.insert(applications).values({ name }).returning({ id: applications.id });
-      appId = app?.id;
-    }
-    if (!appId) throw new Error("application insert returned no row");
-    const [environment] = await tx
-      .insert(environments)
-      .values({
+  return refuseTakenHost(host, () =>
+    db.transaction(async (tx) => {
+      let appId = applicationId;
+      if (!appId) {
+        const [app] = await tx.insert(applications).values({ name }).returning({ id: applications.id });
+        appId = app?.id;
+      }
+      if (!appId) throw new Error("application insert returned no row");
+      const [environment] = await tx
+        .insert(environments)
+        .values({
+          applicationId: appId,
+          name,
+          kind,
+          publishableKey: newPublishableKey(kind),
+          frontendHosts: [host],
+          settings: defaultSettings(name),
+        })
+        .returning();
+      if (!environment) throw new Error("environment insert returned no row");
+      const { secretKey } = await createSecretKey(tx, environment, "default");
+      await createSigningKey(tx, environment.id);
+      await recordEvent(tx, { environmentId: environment.id, type: "environment.created", actor, data: { name, kind } });
+      return {
         applicationId: appId,
-        name,
-        kind,
-        publishableKey: newPublishableKey(kind),
-        frontendHosts: [host],
-        settings: defaultSettings(name),
-      })
-      .returning();
-    if (!environment) throw new Error("environment insert returned no row");
-    const { secretKey } = await createSecretKey(tx, environment, "default");
-    await createSigningKey(tx, environment.id);
-    await recordEvent(tx, { environmentId: environment.id, type: "environment.created", actor, data: { name, kind } });
-    return {
-      applicationId: appId,
-      environmentId: environment.id,
-      publishableKey: environment.publishableKey,
-      secretKey,
-      frontendHost: host,
-    };
-  });
+        environmentId: environment.id,
+        publishableKey: environment.publishableKey,
+        secretKey,
+        frontendHost: host,
+      };
+    }),
+  );
+}
+
+/** Runs a write that sets frontend hosts; a host held by another environment becomes 409 identifier_exists. */
+async function refuseTakenHost<T>(host: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (violatedConstraint(error) === "environment_frontend_hosts_pkey") {
+      throw new AppError("identifier_exists", `The frontend host ${host} already serves another environment; choose another host.`, {
+        fieldErrors: [{ field: "frontendHost", code: "identifier_exists", message: "already serves another environment" }],
+      });
+    }
+    throw error;
+  }
 }

@@ -45,7 +45,8 @@ export const updateEnvironmentSettingsOperation = defineOperation({
   method: "patch",
   path: "/api/server/v1/environment",
   summary: "Update environment settings",
-  description: "Deep-merges a partial settings object; null resets a key to its default; unknown keys are refused. `rateLimits.enabled: false` is refused in production environments.",
+  description:
+    "Deep-merges a partial settings object; null resets a key to its default; unknown keys are refused. `rateLimits.enabled: false` is refused in production environments. `security.frameAncestors` (default `[\"'none'\"]`) is the hosted pages' CSP `frame-ancestors`: `'none'`, or `'self'` and/or http(s) origins; `X-Frame-Options` is `DENY` for `'none'`, `SAMEORIGIN` for `'self'` alone, and absent when origins are listed (it cannot name them).",
   tags,
   auth: "secretKey",
   body: environmentSettingsPatchSchema,

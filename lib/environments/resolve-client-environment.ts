@@ -28,12 +28,15 @@ export async function findClientEnvironment(db: Database, request: Request): Pro
   }
   const host = requestHost(request);
   if (!host) return null;
-  // A frontend host stored without a port matches the host on any port.
+  // A frontend host stored without a port matches the host on any port; an environment
+  // that lists the exact host:port wins over one that lists the bare name (each host
+  // belongs to at most one environment: environment_frontend_hosts).
   const candidates = [host, host.replace(/:\d+$/, "")];
   const [row] = await db
     .select()
     .from(environments)
     .where(arrayOverlaps(environments.frontendHosts, candidates))
+    .orderBy(sql`${environments.frontendHosts} @> ARRAY[${host}]::text[] desc`)
     .limit(1);
   return row ? toEnvironmentContext(row) : null;
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { AppError } from "../errors";
 import { deepMerge, type JsonObject } from "../json/deep-merge";
 import { refuseProtoKeys } from "../json/proto-keys";
+import { normalizeOrigin } from "./allowed-origins";
 
 const documentUrl = z
   .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
@@ -10,6 +11,19 @@ const documentUrl = z
   .default(null);
 
 const seconds = (min: number, max: number) => z.int().min(min).max(max);
+
+/**
+ * A CSP `frame-ancestors` source for the hosted pages: `'none'`, `'self'`, or an
+ * http(s) origin (normalised; no wildcards, paths or other schemes).
+ */
+const frameAncestor = z
+  .string()
+  .max(2048)
+  .refine(
+    (value) => value === "'none'" || value === "'self'" || (/^https?:\/\//i.test(value) && normalizeOrigin(value) !== null),
+    "must be 'none', 'self' or an origin like https://app.example.com",
+  )
+  .overwrite((value) => (value.startsWith("'") ? value : (normalizeOrigin(value) ?? value)));
 
 /** At most `limit` requests per `windowSeconds`, counted per IP and per identifier. */
 const limitRule = (limit: number, windowSeconds: number) =>
@@ -97,8 +111,17 @@ export const environmentSettingsSchema = z
         homeUrl: documentUrl,
       })
       .prefault({}),
+    security: z
+      .strictObject({
+        /** Who may frame the hosted pages (CSP frame-ancestors); the default refuses every frame (clickjacking). */
+        frameAncestors: z.array(frameAncestor).min(1).max(20).default(["'none'"]),
+      })
+      .prefault({}),
   })
   .superRefine((settings, ctx) => {
+    if (settings.security.frameAncestors.includes("'none'") && settings.security.frameAncestors.length > 1) {
+      ctx.addIssue({ code: "custom", path: ["security", "frameAncestors"], message: "'none' cannot be combined with other sources" });
+    }
     if (settings.passwordPolicy.minLength > settings.passwordPolicy.maxLength) {
       ctx.addIssue({
         code: "custom",

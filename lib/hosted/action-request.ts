@@ -8,7 +8,11 @@ import { headers } from "next/headers";
  * Client API applies; a key header sent by the browser itself is ignored.
  */
 export async function hostedRequest(publishableKey: string | null, method: "GET" | "POST" = "GET"): Promise<Request> {
-  const incoming = await headers();
+  return hostedRequestFrom(await headers(), publishableKey, method);
+}
+
+/** hostedRequest for a caller that holds the incoming headers itself (the proxy). */
+export function hostedRequestFrom(incoming: Headers, publishableKey: string | null, method: "GET" | "POST" = "GET"): Request {
   const forwarded = new Headers(incoming);
   forwarded.delete("x-api-key");
   if (publishableKey) forwarded.set("x-api-key", publishableKey);

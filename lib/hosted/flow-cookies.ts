@@ -1,7 +1,7 @@
 import { cookies } from "next/headers";
 import { z } from "zod";
 import { CODE_LIFETIME_MINUTES } from "../auth/one-time-codes";
-import { isSecureRequest } from "../sessions/cookies";
+import { secureCookies } from "../sessions/cookies";
 
 /**
  * Between two steps of a flow (sign-up → code, forgot → reset) the pending state
@@ -27,7 +27,7 @@ export type PendingSignUp = z.output<typeof pendingSignUpSchema>;
 const pendingResetSchema = z.object({ environmentId: z.string(), email: z.string() });
 
 function options(request: Request) {
-  return { httpOnly: true, sameSite: "lax" as const, path: "/", secure: isSecureRequest(request), maxAge: CODE_LIFETIME_MINUTES * 60 };
+  return { httpOnly: true, sameSite: "lax" as const, path: "/", secure: secureCookies(request), maxAge: CODE_LIFETIME_MINUTES * 60 };
 }
 
 async function read<T>(name: string, schema: z.ZodType<T>): Promise<T | null> {

@@ -1,25 +1,40 @@
 import { publicUrl } from "../config/runtime";
+import { normalizeOrigin } from "../environments/allowed-origins";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
+ * Every Client API answer depends on the environment, which the Host (or a proxy's
+ * X-Forwarded-Host) or X-API-Key selects, and its CORS headers on the Origin: a shared
+ * cache must key on all of them, or one tenant's JWKS or discovery document could be
+ * served for another's host.
+ */
+const CLIENT_VARY = "Origin, Host, X-Forwarded-Host, X-API-Key";
+
+/**
+ * The origin a frontend host entry stands for: PUBLIC_URL's scheme (https in
+ * production) and exactly the entry's host and port, the scheme's default port when
+ * it names none. `acme.example.com` is `https://acme.example.com`, never
+ * `http://acme.example.com` or `https://acme.example.com:8443`.
+ */
+function frontendOrigin(host: string): string | null {
+  return normalizeOrigin(`${new URL(publicUrl()).protocol}//${host}`);
+}
+
+/**
  * Origins that may call this environment's Client API from a browser: its
- * allowed-origins list, its frontend hosts, and Gatehouse's own hosted pages.
+ * allowed-origins list, its frontend hosts and Gatehouse's own hosted pages, each
+ * compared as a whole origin (scheme, host and port).
  */
 export function browserOriginAllowed(environment: EnvironmentContext, origin: string): boolean {
-  if (environment.allowedOrigins.includes(origin)) return true;
-  if (origin === new URL(publicUrl()).origin) return true;
-  let host: string;
-  try {
-    const url = new URL(origin);
-    if (url.protocol !== "https:" && url.protocol !== "http:") return false;
-    host = url.host;
-  } catch {
-    return false;
-  }
-  return environment.frontendHosts.some((frontend) => frontend === host || frontend === host.replace(/:\d+$/, ""));
+  const candidate = normalizeOrigin(origin);
+  if (!candidate) return false;
+  if (environment.allowedOrigins.includes(candidate)) return true;
+  if (!candidate.startsWith("https://") && !candidate.startsWith("http://")) return false;
+  if (candidate === normalizeOrigin(new URL(publicUrl()).origin)) return true;
+  return environment.frontendHosts.some((host) => frontendOrigin(host) === candidate);
 }
 
 /**
@@ -37,7 +52,7 @@ export function assertOriginAllowed(request: Request, environment: EnvironmentCo
 /** CORS response headers, with credentials, for an allowed Origin; none otherwise. */
 export function corsHeaders(request: Request, environment: EnvironmentContext | null): Record<string, string> {
   const origin = request.headers.get("origin");
-  const headers: Record<string, string> = { vary: "Origin" };
+  const headers: Record<string, string> = { vary: CLIENT_VARY };
   if (!origin || !environment || !browserOriginAllowed(environment, origin)) return headers;
   return {
     ...headers,

@@ -11,11 +11,12 @@ export function apiNotFound(request: Request): Response {
   );
 }
 
-/** Every method of a catch-all route, all answering 404 problem+json. */
+/** Every method of a catch-all route, all answering 404 problem+json (an unknown path has no methods to allow). */
 export const notFoundHandlers = {
   GET: apiNotFound,
   POST: apiNotFound,
   PUT: apiNotFound,
   PATCH: apiNotFound,
   DELETE: apiNotFound,
+  OPTIONS: apiNotFound,
 };

@@ -1,4 +1,6 @@
+import { sha256 } from "../crypto/tokens";
 import { requestHost } from "../environments/resolve-client-environment";
+import { isSessionToken, sessionCookieValues } from "../sessions/resolve-session";
 import { clientIp } from "./client-ip";
 import { wantsHtml } from "./see-other";
 
@@ -23,6 +25,8 @@ export interface RequestContext {
   host: string | null;
   /** A browser navigating (Accept: text/html), not code asking for JSON: emailed links answer it with a page. */
   acceptsHtml: boolean;
+  /** SHA-256 of each session cookie presented (never the tokens themselves), for sign-out's ownership check. */
+  sessionCookieHashes: string[];
 }
 
 export function requestContextOf(request: Request, requestId: string): RequestContext {
@@ -33,5 +37,6 @@ export function requestContextOf(request: Request, requestId: string): RequestCo
     origin: request.headers.get("origin"),
     host: requestHost(request),
     acceptsHtml: wantsHtml(request),
+    sessionCookieHashes: sessionCookieValues(request).filter(isSessionToken).map(sha256),
   };
 }

@@ -2,6 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { AppError } from "../errors";
+import { allowHeader, isUnsupportedMethodHandler, methodNotAllowed, ROUTE_METHODS } from "./method-not-allowed";
+import { apiNotFound } from "./not-found";
 import type { RouteContext } from "./route";
 
 /** A route export as Next.js calls it; a few static routes answer synchronously. */
@@ -109,8 +111,10 @@ function decodeParams(route: RouteFile, match: RegExpExecArray): RouteParams {
 }
 
 /**
- * The handler serving `method pathname`, or null when no route matches or the route
- * does not export the method. HEAD falls back to GET, as in Next.js. A path whose
+ * The handler serving `method pathname`, or null when no route matches. HEAD falls
+ * back to GET, as in Next.js. A method the route file does not export (WebDAV verbs
+ * and the like, which Next.js itself would answer with a bare 400) gets 405
+ * problem+json with `Allow`, and a catch-all's 404 whatever the method. A path whose
  * parameters are not valid percent-encoding throws AppError `invalid_request`.
  */
 export async function resolveRoute(method: string, pathname: string): Promise<ResolvedRoute | null> {
@@ -119,11 +123,19 @@ export async function resolveRoute(method: string, pathname: string): Promise<Re
     if (!match) continue;
     const routeModule = await loadModule(route.file);
     const upper = method.toUpperCase();
-    const handler = routeModule[upper] ?? (upper === "HEAD" ? routeModule.GET : undefined);
-    if (!handler) return null;
+    const handler = routeModule[upper] ?? (upper === "HEAD" ? routeModule.GET : undefined) ?? unexportedMethod(routeModule, upper);
     return { handler, params: decodeParams(route, match) };
   }
   return null;
+}
+
+function unexportedMethod(routeModule: RouteModule, method: string): RouteModuleHandler {
+  if (routeModule.GET === apiNotFound) return apiNotFound;
+  const allow = allowHeader(
+    ROUTE_METHODS.filter((name) => routeModule[name] && !isUnsupportedMethodHandler(routeModule[name])),
+  );
+  if (method === "OPTIONS") return () => new Response(null, { status: 204, headers: { allow } });
+  return (request) => methodNotAllowed(request, allow);
 }
 
 /** Imports every route module whose URL starts with one of `prefixes`, so the first requests pay no compile time. */

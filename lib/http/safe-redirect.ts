@@ -20,8 +20,9 @@ export function fallbackRedirect(environment: EnvironmentContext, base: LinkBase
 /**
  * Open-redirect defence: a `redirect_url` is honoured only when its origin is the
  * environment's own (frontend hosts, hosted pages) or on its allowed-origins list,
- * compared as exact normalised origins; non-http schemes (native apps) only via the
- * list. A same-site path (`/account`) is allowed. Credentials in the URL, schemes
+ * compared as exact normalised origins, scheme and port included (a frontend host
+ * means PUBLIC_URL's scheme on exactly that host:port); non-http schemes (native
+ * apps) only via the list. A same-site path (`/account`) is allowed. Credentials in the URL, schemes
  * that execute (`javascript:`), backslashes, whitespace and control characters are
  * refused outright. Anything else falls back. A path stays on the flow's own host
  * (`base`), where its session cookie lives.
@@ -45,7 +46,5 @@ export function safeRedirect(requested: string | null | undefined, environment: 
   if (url.username || url.password) return fallback;
   const origin = normalizeOrigin(`${url.protocol}//${url.host}`);
   if (!origin) return fallback;
-  const isWeb = url.protocol === "https:" || url.protocol === "http:";
-  const allowed = environment.allowedOrigins.includes(origin) || (isWeb && browserOriginAllowed(environment, origin));
-  return allowed ? { url: url.toString(), accepted: true } : fallback;
+  return browserOriginAllowed(environment, origin) ? { url: url.toString(), accepted: true } : fallback;
 }

@@ -4,7 +4,7 @@ import path from "node:path";
 
 /** What a production build depends on: a change to any of these makes `.next` stale. */
 const SOURCE_DIRS = ["app", "lib", "db", "emails", "components"];
-const SOURCE_FILES = ["next.config.ts", "package-lock.json", "instrumentation.ts"];
+const SOURCE_FILES = ["next.config.ts", "package-lock.json", "instrumentation.ts", "proxy.ts"];
 
 export type BuildState = "fresh" | "stale" | "missing";
 

@@ -7,6 +7,7 @@ import { requestIdFor } from "../http/request-id";
 import { resolveRoute } from "../http/route-table";
 import { bodyStillArriving, toWebRequest } from "./node-request";
 import { sendWebResponse } from "./node-response";
+import { recordSocketAddress } from "./socket-address";
 
 /**
  * URLs answered by route handlers only (no pages, no middleware, no rewrites), which
@@ -33,13 +34,15 @@ export function fastPathPathname(url: string | undefined): string | null {
 
 /**
  * A request listener that calls the App Router's route handlers directly for API
- * URLs and hands everything else (pages, assets, methods a route does not export) to
- * Next.js. Route handlers are plain `(Request, ctx) => Response` functions, so the
+ * URLs, whatever the method (an unsupported one is the route table's 405), and hands
+ * everything else (pages, assets, URLs no route file matches) to Next.js. Route handlers are plain `(Request, ctx) => Response` functions, so the
  * same function answers either way; skipping Next's router saves about a millisecond
  * of CPU per request, which is most of the cost of a boot probe.
  */
 export function createFastPath(options: { next: NodeHandler; port: () => number }): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
+    // Before anything reads the headers, so Next.js's pages and actions see the socket too.
+    recordSocketAddress(req);
     serveFast(req, res, options.port())
       .then((handled) => (handled ? undefined : options.next(req, res)))
       .catch((error: unknown) => failRequest(req, res, error, null));
@@ -54,7 +57,7 @@ async function serveFast(req: IncomingMessage, res: ServerResponse, port: number
   let request: Request | null = null;
   try {
     const route = await resolveRoute(method, pathname);
-    if (!route) return false; // unexported method (OPTIONS, 405): Next answers as it always has
+    if (!route) return false; // no route file matches: Next.js answers (its 404 page)
     const aborted = new AbortController();
     res.once("close", () => {
       if (!res.writableFinished) aborted.abort();

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { TLSSocket } from "node:tls";
+import { recordSocketAddress } from "./socket-address";
 
 /** RequestInit as undici takes it: a streamed body needs `duplex: "half"`, which the DOM types lack. */
 type StreamingRequestInit = RequestInit & { duplex?: "half" };
@@ -15,14 +16,16 @@ export function requestProtocol(req: IncomingMessage): "http" | "https" {
 /**
  * The Web Request a route handler receives under `next start`, built from Node's
  * IncomingMessage. The URL says `localhost:<port>` like Next's does (handlers read the
- * tenant host from the headers), and the `x-forwarded-*` headers are filled in only
- * when absent, exactly as Next.js's base server does: `x-forwarded-for` from the
- * socket address is what rate limits key on (lib/http/client-ip.ts).
+ * tenant host from the headers), and `x-forwarded-host/port/proto` are filled in only
+ * when absent, exactly as Next.js's base server does. `x-forwarded-for` always ends
+ * with the socket address (recordSocketAddress), whatever the client sent: that
+ * right-most entry is where lib/http/client-ip.ts starts.
  */
 export function toWebRequest(req: IncomingMessage, port: number, signal: AbortSignal): Request {
   const method = req.method ?? "GET";
   const protocol = requestProtocol(req);
   const url = `${protocol}://localhost:${port}${req.url ?? "/"}`;
+  recordSocketAddress(req);
 
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
@@ -34,7 +37,6 @@ export function toWebRequest(req: IncomingMessage, port: number, signal: AbortSi
   setIfAbsent(headers, "x-forwarded-host", req.headers.host ?? "localhost");
   setIfAbsent(headers, "x-forwarded-port", String(port));
   setIfAbsent(headers, "x-forwarded-proto", protocol);
-  if (req.socket.remoteAddress) setIfAbsent(headers, "x-forwarded-for", req.socket.remoteAddress);
 
   const init: StreamingRequestInit = { method, headers, signal };
   if (method !== "GET" && method !== "HEAD" && hasBody(req)) {

@@ -17,7 +17,7 @@ export const getJwksOperation = defineOperation({
   path: "/_svc/.well-known/jwks.json",
   summary: "Get the JSON Web Key Set",
   description:
-    "The environment's public signing keys: the current one and retired ones until every token they signed has expired. Cacheable for 5 minutes.",
+    "The environment's public signing keys: the current one and retired ones until every token they signed has expired. Cacheable for 5 minutes, per environment: `Vary: Origin, Host, X-Forwarded-Host, X-API-Key`.",
   tags,
   auth: "publishableKey",
   response: { status: 200, description: "The key set.", schema: jwksSchema },
@@ -33,7 +33,7 @@ function discoveryOperation(operationId: string, path: string, summary: string) 
     path,
     summary,
     description:
-      "Issuer and JWKS URL for verifiers. `issuer` equals the `iss` claim of every token the environment mints. Cacheable for 5 minutes.",
+      "Issuer and JWKS URL for verifiers. `issuer` equals the `iss` claim of every token the environment mints. Cacheable for 5 minutes, per environment: `Vary: Origin, Host, X-Forwarded-Host, X-API-Key`.",
     tags,
     auth: "publishableKey",
     response: { status: 200, description: "The discovery document.", schema: openIdConfigurationSchema },

@@ -12,7 +12,7 @@ import type { OutgoingEmail } from "@/lib/email/types";
 import { call } from "../helpers/api";
 import { newEnvironment, uniqueEmail } from "../helpers/fixtures";
 
-const ENV_KEYS = ["EMAIL_TRANSPORT", "SMTP_URL", "RESEND_API_KEY", "RESEND_BASE_URL", "EMAIL_FROM", "DEV_MAILBOX", "GATEHOUSE_MODE"];
+const ENV_KEYS = ["EMAIL_TRANSPORT", "SMTP_URL", "RESEND_API_KEY", "RESEND_BASE_URL", "EMAIL_FROM", "DEV_MAILBOX", "GATEHOUSE_MODE", "TRUSTED_PROXY_HOPS"];
 let savedEnv: Record<string, string | undefined> = {};
 
 beforeEach(() => {
@@ -99,6 +99,21 @@ describe("outbox transport and /dev/mailbox/messages", () => {
 
     process.env.DEV_MAILBOX = "1";
     expect((await call("GET", "/dev/mailbox/messages")).status).toBe(200);
+  });
+
+  it("regression: answers only on loopback, judged by the socket address and not a header the client writes", async () => {
+    const from = (chain: string) => call("GET", "/dev/mailbox/messages", { headers: { "x-forwarded-for": chain } });
+    expect((await from("127.0.0.1")).status).toBe(200);
+    expect((await from("::1")).status).toBe(200);
+    for (const chain of ["203.0.113.9", "127.0.0.1, 203.0.113.9"]) {
+      const remote = await from(chain);
+      expect(remote.status, chain).toBe(404);
+      expect(remote.body.code).toBe("resource_not_found");
+    }
+    // A reverse proxy on this machine makes every socket loopback; the client it names must be local too.
+    process.env.TRUSTED_PROXY_HOPS = "1";
+    expect((await from("203.0.113.9, 127.0.0.1")).status).toBe(404);
+    expect((await from("127.0.0.1, 127.0.0.1")).status).toBe(200);
   });
 });
 

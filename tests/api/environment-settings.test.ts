@@ -15,6 +15,7 @@ function defaults(applicationName: string) {
     rateLimits: { enabled: true },
     mfa: { required: false },
     branding: { applicationName, logoUrl: null, accentColor: null, defaultLocale: "en" },
+    security: { frameAncestors: ["'none'"] },
   };
 }
 
@@ -215,5 +216,20 @@ describe("PATCH /api/server/v1/environment", () => {
     await patchSettings(a.api, { mfa: { required: true } });
     expect((await settingsOf(a.api)).mfa).toEqual({ required: true });
     expect((await settingsOf(b.api)).mfa).toEqual({ required: false });
+  });
+});
+
+describe("security.frameAncestors", () => {
+  it("takes 'none', 'self' or origins, stores origins normalised, and refuses anything else", async () => {
+    const { api } = await newEnvironment();
+    expect((await patchSettings(api, { security: { frameAncestors: ["'self'", "HTTPS://App.Example.com:443", "http://localhost:3000"] } })).security).toEqual({
+      frameAncestors: ["'self'", "https://app.example.com", "http://localhost:3000"],
+    });
+    for (const frameAncestors of [[], ["*"], ["https://*.example.com"], ["javascript:alert(1)"], ["https://app.example.com/path"], ["'none'", "'self'"], ["none"], "'none'"]) {
+      const res = await api.patch("/environment", { security: { frameAncestors } });
+      expectProblem(res, 400, "invalid_request");
+      expect(problemFields(res).some((field) => field.startsWith("security.frameAncestors")), JSON.stringify(frameAncestors)).toBe(true);
+    }
+    expect((await patchSettings(api, { security: { frameAncestors: null } })).security.frameAncestors).toEqual(["'none'"]);
   });
 });

@@ -19,6 +19,10 @@ export interface CallOptions {
 export async function call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
   const url = new URL(path, "http://localhost:3000");
   const headers = new Headers(options.headers);
+  // What the server records for a test run on this machine: the socket address as the
+  // right-most X-Forwarded-For entry (lib/server/socket-address.ts). A test that sends
+  // its own X-Forwarded-For gives the whole chain as the handler would see it.
+  if (!headers.has("x-forwarded-for")) headers.set("x-forwarded-for", "127.0.0.1");
   let body: BodyInit | undefined;
   if (options.rawBody !== undefined) body = options.rawBody as BodyInit;
   else if (options.body !== undefined) {

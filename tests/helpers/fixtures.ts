@@ -29,7 +29,7 @@ export async function openSession(environmentId: string, userId: string) {
   const environment = await findEnvironment(getDb(), environmentId);
   if (!environment) throw new Error("no such environment");
   const user = await getUserOrThrow(getDb(), environmentId, userId);
-  const context = { requestId: "fixture", ip: "127.0.0.1", userAgent: "vitest", origin: null, host: null, acceptsHtml: false };
+  const context = { requestId: "fixture", ip: "127.0.0.1", userAgent: "vitest", origin: null, host: null, acceptsHtml: false, sessionCookieHashes: [] };
   const result = await establishSession(getDb(), environment, user, { methods: ["pwd"] }, context);
   if (result.kind !== "session" && result.kind !== "pending_gates") throw new Error(`no session: ${result.kind}`);
   return { session: result.grant.session, token: result.grant.token };

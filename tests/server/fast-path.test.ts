@@ -43,6 +43,7 @@ describe("the fast path in front of the real route handlers", () => {
   let server: http.Server;
   let url: string;
   const nextCalls: string[] = [];
+  const forwardedSeenByNext: string[] = [];
 
   beforeAll(async () => {
     environment = await createEnvironment(getDb(), { name: "Fast path" });
@@ -51,6 +52,7 @@ describe("the fast path in front of the real route handlers", () => {
       createFastPath({
         next: async (req, res) => {
           nextCalls.push(`${req.method} ${req.url}`);
+          forwardedSeenByNext.push(String(req.headers["x-forwarded-for"]));
           if (req.url === "/explode") throw new Error("next blew up");
           res.writeHead(418).end("next");
         },
@@ -122,14 +124,56 @@ describe("the fast path in front of the real route handlers", () => {
     expect(((await response.body.json()) as { code: string }).code).toBe("invalid_request");
   });
 
-  it("hands pages, unexported methods and URLs to normalise to Next.js", async () => {
+  it("hands pages and URLs to normalise to Next.js", async () => {
     nextCalls.length = 0;
-    for (const [method, path] of [["GET", "/sign-in"], ["PUT", "/_svc/client"], ["GET", "/_svc/client/"]] as const) {
+    for (const [method, path] of [["GET", "/sign-in"], ["GET", "/_svc/client/"]] as const) {
       const response = await request(`${url}${path}`, { method });
       expect(response.statusCode, `${method} ${path}`).toBe(418);
       await response.body.text();
     }
-    expect(nextCalls).toEqual(["GET /sign-in", "PUT /_svc/client", "GET /_svc/client/"]);
+    expect(nextCalls).toEqual(["GET /sign-in", "GET /_svc/client/"]);
+  });
+
+  it("regression: answers a method the route does not support itself, 405 problem+json with Allow (Next.js sent an empty 405)", async () => {
+    nextCalls.length = 0;
+    const cases = [
+      ["PUT", "/_svc/client", "GET, HEAD, OPTIONS"],
+      ["DELETE", "/api/server/v1/users", "POST, OPTIONS"],
+      ["PROPFIND", "/api/server/v1/users/00000000-0000-4000-8000-000000000000", "GET, HEAD, PATCH, DELETE, OPTIONS"],
+      ["POST", "/.well-known/openid-configuration", "GET, HEAD, OPTIONS"],
+    ] as const;
+    for (const [method, path, allow] of cases) {
+      const response = await request(`${url}${path}`, { method, headers: client() });
+      const body = (await response.body.json()) as { code: string; status: number };
+      expect(response.statusCode, `${method} ${path}`).toBe(405);
+      expect(response.headers["content-type"]).toBe("application/problem+json");
+      expect(response.headers.allow, `${method} ${path}`).toBe(allow);
+      expect(body).toMatchObject({ code: "method_not_allowed", status: 405 });
+    }
+    const options = await request(`${url}/api/server/v1/users`, { method: "OPTIONS" });
+    await options.body.text();
+    expect(options.statusCode).toBe(204);
+    expect(options.headers.allow).toBe("POST, OPTIONS");
+    expect(nextCalls).toEqual([]);
+  });
+
+  it("regression: a client's own X-Forwarded-For never replaces the socket address, for the API and for Next.js", async () => {
+    const email = "spoof@example.com";
+    const password = "fast path: correct horse battery staple";
+    const created = await serverApi(environment.secretKey).post("/users", { email, password });
+    const login = await request(`${url}/_svc/auth/login`, {
+      method: "POST",
+      headers: { ...client(), "content-type": "application/json", "x-forwarded-for": "203.0.113.66" },
+      body: JSON.stringify({ email, password }),
+    });
+    expect(login.statusCode, await login.body.text()).toBe(200);
+    const listed = await serverApi(environment.secretKey).get(`/users/${created.body.id}/sessions`);
+    expect(listed.body.items.map((session: { ipAddress: string }) => session.ipAddress)).toEqual(["127.0.0.1"]);
+
+    nextCalls.length = 0;
+    forwardedSeenByNext.length = 0;
+    await (await request(`${url}/sign-in`, { headers: { "x-forwarded-for": "203.0.113.66" } })).body.text();
+    expect(forwardedSeenByNext).toEqual(["203.0.113.66, 127.0.0.1"]);
   });
 
   it("turns a failure outside any handler into a 500 problem+json with a request id, and stays up", async () => {
@@ -144,7 +188,7 @@ describe("the fast path in front of the real route handlers", () => {
 });
 
 describe("Node ↔ Web conversion", () => {
-  it("fills x-forwarded-* from the socket only when absent, like Next.js", async () => {
+  it("fills x-forwarded-host/proto/port only when absent, like Next.js, and always appends the socket to x-forwarded-for", async () => {
     const seen: Record<string, string | null>[] = [];
     const { server, url } = await listen((req, res) => {
       const web = toWebRequest(req, 4321, new AbortController().signal);
@@ -166,7 +210,8 @@ describe("Node ↔ Web conversion", () => {
     }
     expect(seen[0]).toMatchObject({ url: "http://localhost:4321/a?b=1", for: expect.stringMatching(/127\.0\.0\.1$/), proto: "http", port: "4321", cookie: "x=1" });
     expect(seen[0]?.host).toMatch(/^127\.0\.0\.1:\d+$/);
-    expect(seen[1]).toMatchObject({ url: "https://localhost:4321/a", for: "203.0.113.9", proto: "https" });
+    // Regression: the client's own X-Forwarded-For used to reach the handler as the whole chain, socket lost.
+    expect(seen[1]).toMatchObject({ url: "https://localhost:4321/a", for: "203.0.113.9, 127.0.0.1", proto: "https" });
   });
 
   it("streams a body that is not complete at once", async () => {

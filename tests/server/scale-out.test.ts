@@ -69,6 +69,8 @@ describe.skipIf(!postgres)("two production servers on one Postgres database", ()
       ...process.env,
       NEXT_TELEMETRY_DISABLED: "1",
       GATEHOUSE_MODE: "development",
+      // The test stands in for one reverse proxy: the address it sends is the client's.
+      TRUSTED_PROXY_HOPS: "1",
       DATABASE_URL: process.env.DATABASE_URL,
       GATEHOUSE_SECRET: process.env.GATEHOUSE_SECRET, // the key that sealed the environment's signing key
     };

@@ -43,6 +43,14 @@ describe("npm run cli", () => {
     expect(result.stderr).toContain("Usage: npm run cli");
   });
 
+  it("regression: refuses a host another environment already serves, with a clear message", () => {
+    expect(cli("env", "create", "--name", "Taken", "--host", "taken.example.test", "--json").status).toBe(0);
+    const result = cli("env", "create", "--name", "Squatter", "--host", "taken.example.test", "--json");
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr.trim()).toBe("cli: The frontend host taken.example.test already serves another environment; choose another host.");
+  });
+
   it("refuses a bad host with a clear message", () => {
     const result = cli("env", "create", "--name", "X", "--host", "not a host/");
     expect(result.status).toBe(1);

@@ -38,8 +38,25 @@ describe("productionStartProblem", () => {
     expect(productionStartProblem({ GATEHOUSE_SECRET: GOOD_SECRET })).toMatch(/PUBLIC_URL/);
   });
 
-  it("starts with a strong secret and an https PUBLIC_URL", () => {
+  it("regression: refuses the outbox transport (the default) unless DEV_MAILBOX=1 says so on purpose", () => {
     inProduction();
-    expect(productionStartProblem({ GATEHOUSE_SECRET: GOOD_SECRET, PUBLIC_URL: "https://auth.example.com" })).toBeNull();
+    const base = { GATEHOUSE_SECRET: GOOD_SECRET, PUBLIC_URL: "https://auth.example.com" };
+    expect(productionStartProblem(base)).toMatch(/^EMAIL_TRANSPORT is outbox/);
+    expect(productionStartProblem({ ...base, EMAIL_TRANSPORT: "outbox" })).toMatch(/DEV_MAILBOX=1/);
+    expect(productionStartProblem({ ...base, EMAIL_TRANSPORT: "outbox", DEV_MAILBOX: "true" })).toMatch(/EMAIL_TRANSPORT/);
+    expect(productionStartProblem({ ...base, DEV_MAILBOX: "1" })).toBeNull();
+  });
+
+  it("refuses a TRUSTED_PROXY_HOPS that is not a whole number", () => {
+    inProduction();
+    const base = { GATEHOUSE_SECRET: GOOD_SECRET, PUBLIC_URL: "https://auth.example.com", EMAIL_TRANSPORT: "smtp" };
+    expect(productionStartProblem({ ...base, TRUSTED_PROXY_HOPS: "two" })).toMatch(/TRUSTED_PROXY_HOPS/);
+    expect(productionStartProblem({ ...base, TRUSTED_PROXY_HOPS: "2" })).toBeNull();
+  });
+
+  it("starts with a strong secret, an https PUBLIC_URL and a real email transport", () => {
+    inProduction();
+    expect(productionStartProblem({ GATEHOUSE_SECRET: GOOD_SECRET, PUBLIC_URL: "https://auth.example.com", EMAIL_TRANSPORT: "smtp" })).toBeNull();
+    expect(productionStartProblem({ GATEHOUSE_SECRET: GOOD_SECRET, PUBLIC_URL: "https://auth.example.com", EMAIL_TRANSPORT: "resend" })).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EnvironmentContext } from "@/lib/environments/context";
 import { defaultSettings } from "@/lib/environments/settings";
 import { linkBase } from "@/lib/environments/environment-links";
@@ -19,12 +19,23 @@ const environment: EnvironmentContext = {
 const base = { origin: "https://auth.good.com", publishableKey: null };
 
 describe("safeRedirect", () => {
+  // A deployment as production runs it: frontend hosts are https origins.
+  const savedPublicUrl = process.env.PUBLIC_URL;
+  beforeAll(() => {
+    process.env.PUBLIC_URL = "https://gatehouse.good.com";
+  });
+  afterAll(() => {
+    if (savedPublicUrl === undefined) delete process.env.PUBLIC_URL;
+    else process.env.PUBLIC_URL = savedPublicUrl;
+  });
+
   it.each([
     "https://good.com/after?x=1",
     "HTTPS://GOOD.COM/Mixed/Case",
     "https://auth.good.com/welcome",
     "myapp://callback/done",
     "/account",
+    "https://gatehouse.good.com/account",
   ])("accepts %s", (target) => {
     expect(safeRedirect(target, environment, base).accepted).toBe(true);
   });
@@ -54,6 +65,10 @@ describe("safeRedirect", () => {
     "otherapp://callback",
     "evil.com",
     "https://xn--gd-1ia.com",
+    // Regression: a frontend host is one origin, PUBLIC_URL's scheme on exactly that host:port.
+    "http://auth.good.com/welcome",
+    "https://auth.good.com:9999/welcome",
+    "http://auth.good.com:9999/welcome",
   ])("refuses %s and falls back to the home URL", (target) => {
     const decision = safeRedirect(target, environment, base);
     expect(decision.accepted).toBe(false);

@@ -1,3 +1,4 @@
+import { unsupportedMethods } from "@/lib/http/method-not-allowed";
 import { clientPreflight, route } from "@/lib/http/route";
 import { bootProbeEndpoint } from "@/lib/auth/endpoints";
 
@@ -5,3 +6,6 @@ import { bootProbeEndpoint } from "@/lib/auth/endpoints";
 export const GET = route(bootProbeEndpoint);
 
 export const OPTIONS = clientPreflight;
+
+// Any other method — 405 problem+json with Allow
+export const { POST, PUT, PATCH, DELETE } = unsupportedMethods({ GET, OPTIONS });

@@ -1,3 +1,4 @@
+import { unsupportedMethods } from "@/lib/http/method-not-allowed";
 import { REFERENCE_HTML } from "@/lib/openapi/reference-assets";
 
 // GET /api/reference — browsable API reference (Swagger UI, served locally)
@@ -9,3 +10,6 @@ export function GET(): Response {
     },
   });
 }
+
+// Any other method — 405 problem+json with Allow
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = unsupportedMethods({ GET });

@@ -1,7 +1,8 @@
+import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import type { CSSProperties } from "react";
 import { getDb } from "@/db/client";
-import { mailboxEnabled } from "@/lib/email/email-settings";
+import { mailboxOpenTo } from "@/lib/email/email-settings";
 import { listMailboxMessages, MAILBOX_LIMIT } from "@/lib/email/mailbox";
 
 // Reads the outbox on every request; never prerendered at build time.
@@ -13,9 +14,9 @@ interface MailboxPageProps {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }
 
-// GET /dev/mailbox?to=<email> — the outbox transport's messages, newest first (development only).
+// GET /dev/mailbox?to=<email> — the outbox transport's messages, newest first (development only, loopback only).
 export default async function MailboxPage({ searchParams }: MailboxPageProps) {
-  if (!mailboxEnabled()) notFound();
+  if (!mailboxOpenTo(new Request("http://localhost/dev/mailbox", { headers: await headers() }))) notFound();
   const raw = (await searchParams).to;
   const to = (Array.isArray(raw) ? raw[0] : raw)?.trim() || undefined;
   const messages = await listMailboxMessages(getDb(), { to });

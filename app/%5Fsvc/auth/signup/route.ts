@@ -1,3 +1,4 @@
+import { unsupportedMethods } from "@/lib/http/method-not-allowed";
 import { clientPreflight, route } from "@/lib/http/route";
 import { signUpEndpoint } from "@/lib/auth/endpoints";
 
@@ -5,3 +6,6 @@ import { signUpEndpoint } from "@/lib/auth/endpoints";
 export const POST = route(signUpEndpoint);
 
 export const OPTIONS = clientPreflight;
+
+// Any other method — 405 problem+json with Allow
+export const { GET, HEAD, PUT, PATCH, DELETE } = unsupportedMethods({ POST, OPTIONS });

@@ -1,3 +1,4 @@
+import { unsupportedMethods } from "@/lib/http/method-not-allowed";
 import { clientPreflight, route } from "@/lib/http/route";
 import { getMeEndpoint, updateMeEndpoint } from "@/lib/users/me-endpoints";
 
@@ -8,3 +9,6 @@ export const GET = route(getMeEndpoint);
 export const PATCH = route(updateMeEndpoint);
 
 export const OPTIONS = clientPreflight;
+
+// Any other method — 405 problem+json with Allow
+export const { POST, PUT, DELETE } = unsupportedMethods({ GET, PATCH, OPTIONS });

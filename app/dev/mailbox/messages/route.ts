@@ -1,15 +1,16 @@
 import { getDb } from "@/db/client";
-import { mailboxEnabled } from "@/lib/email/email-settings";
+import { mailboxOpenTo } from "@/lib/email/email-settings";
 import { listMailboxMessages } from "@/lib/email/mailbox";
 import { logUnexpectedError } from "@/lib/http/log";
+import { unsupportedMethods } from "@/lib/http/method-not-allowed";
 import { apiNotFound } from "@/lib/http/not-found";
 import { problemFor } from "@/lib/http/problem";
 import { requestIdFor } from "@/lib/http/request-id";
 
-// GET /dev/mailbox/messages?to=<email> — outbox messages as JSON, newest first (at most 50), for curl and tests.
+// GET /dev/mailbox/messages?to=<email> — outbox messages as JSON, newest first (at most 50), for curl and tests; loopback only.
 export async function GET(request: Request): Promise<Response> {
-  // Off in production: the answer to "is there a mailbox?" is the same as for any unknown path.
-  if (!mailboxEnabled()) return apiNotFound(request);
+  // Off in production and to other machines: the answer to "is there a mailbox?" is the same as for any unknown path.
+  if (!mailboxOpenTo(request)) return apiNotFound(request);
   const requestId = requestIdFor(request);
   try {
     const to = new URL(request.url).searchParams.get("to") || undefined;
@@ -21,3 +22,6 @@ export async function GET(request: Request): Promise<Response> {
     return problemFor("internal_error", `Something went wrong; quote request id ${requestId}.`, requestId);
   }
 }
+
+// Any other method — 405 problem+json with Allow
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = unsupportedMethods({ GET });

@@ -1,3 +1,4 @@
+import { unsupportedMethods } from "@/lib/http/method-not-allowed";
 import { clientPreflight, route } from "@/lib/http/route";
 import { listDataRequestsEndpoint, requestDataExportEndpoint } from "@/lib/users/me-endpoints";
 
@@ -8,3 +9,6 @@ export const GET = route(listDataRequestsEndpoint);
 export const POST = route(requestDataExportEndpoint);
 
 export const OPTIONS = clientPreflight;
+
+// Any other method — 405 problem+json with Allow
+export const { PUT, PATCH, DELETE } = unsupportedMethods({ GET, POST, OPTIONS });

@@ -1,3 +1,4 @@
+import { unsupportedMethods } from "@/lib/http/method-not-allowed";
 import { referenceAsset } from "@/lib/openapi/reference-assets";
 
 // GET /api/reference/assets/{file} — the reference page's scripts and styles
@@ -5,3 +6,6 @@ export async function GET(_request: Request, context: { params: Promise<{ file: 
   const { file } = await context.params;
   return (await referenceAsset(file)) ?? new Response("Not found", { status: 404 });
 }
+
+// Any other method — 405 problem+json with Allow
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = unsupportedMethods({ GET });

@@ -1,4 +1,4 @@
 import { notFoundHandlers } from "@/lib/http/not-found";
 
 // Any other /api/server/v1 path — 404 problem+json
-export const { GET, POST, PUT, PATCH, DELETE } = notFoundHandlers;
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = notFoundHandlers;

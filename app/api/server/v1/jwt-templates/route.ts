@@ -1,4 +1,5 @@
 import { getDb } from "@/db/client";
+import { unsupportedMethods } from "@/lib/http/method-not-allowed";
 import { serverRoute } from "@/lib/http/route";
 import { createJwtTemplateOperation, listJwtTemplatesOperation } from "@/lib/tokens/jwt-template-operations";
 import { createJwtTemplate, listJwtTemplates } from "@/lib/tokens/jwt-templates";
@@ -10,3 +11,6 @@ export const GET = serverRoute(listJwtTemplatesOperation, ({ environment }) => l
 export const POST = serverRoute(createJwtTemplateOperation, ({ environment, body, actor }) =>
   createJwtTemplate(getDb(), environment, body, actor),
 );
+
+// Any other method — 405 problem+json with Allow
+export const { PUT, PATCH, DELETE, OPTIONS } = unsupportedMethods({ GET, POST });

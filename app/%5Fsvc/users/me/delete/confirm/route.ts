@@ -1,3 +1,4 @@
+import { unsupportedMethods } from "@/lib/http/method-not-allowed";
 import { clientPreflight, route } from "@/lib/http/route";
 import { confirmDeletionEndpoint } from "@/lib/users/me-endpoints";
 
@@ -5,3 +6,6 @@ import { confirmDeletionEndpoint } from "@/lib/users/me-endpoints";
 export const POST = route(confirmDeletionEndpoint);
 
 export const OPTIONS = clientPreflight;
+
+// Any other method — 405 problem+json with Allow
+export const { GET, HEAD, PUT, PATCH, DELETE } = unsupportedMethods({ POST, OPTIONS });

@@ -1,3 +1,4 @@
+import { unsupportedMethods } from "@/lib/http/method-not-allowed";
 import { clientPreflight, route } from "@/lib/http/route";
 import { removeEmailAddressEndpoint } from "@/lib/users/me-endpoints";
 
@@ -5,3 +6,6 @@ import { removeEmailAddressEndpoint } from "@/lib/users/me-endpoints";
 export const DELETE = route(removeEmailAddressEndpoint);
 
 export const OPTIONS = clientPreflight;
+
+// Any other method — 405 problem+json with Allow
+export const { GET, HEAD, POST, PUT, PATCH } = unsupportedMethods({ DELETE, OPTIONS });

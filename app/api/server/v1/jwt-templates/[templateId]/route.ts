@@ -1,4 +1,5 @@
 import { getDb } from "@/db/client";
+import { unsupportedMethods } from "@/lib/http/method-not-allowed";
 import { serverRoute } from "@/lib/http/route";
 import {
   deleteJwtTemplateOperation,
@@ -21,3 +22,6 @@ export const PATCH = serverRoute(updateJwtTemplateOperation, ({ environment, par
 export const DELETE = serverRoute(deleteJwtTemplateOperation, ({ environment, params, actor }) =>
   deleteJwtTemplate(getDb(), environment.id, params.templateId, actor),
 );
+
+// Any other method — 405 problem+json with Allow
+export const { POST, PUT, OPTIONS } = unsupportedMethods({ GET, PATCH, DELETE });

@@ -1,4 +1,5 @@
 import { getDb } from "@/db/client";
+import { unsupportedMethods } from "@/lib/http/method-not-allowed";
 import { serverRoute } from "@/lib/http/route";
 import { rotateSigningKeyOperation } from "@/lib/tokens/operations";
 import { rotateSigningKey } from "@/lib/tokens/rotate-signing-key";
@@ -7,3 +8,6 @@ import { rotateSigningKey } from "@/lib/tokens/rotate-signing-key";
 export const POST = serverRoute(rotateSigningKeyOperation, ({ environment, actor }) =>
   rotateSigningKey(getDb(), environment.id, actor),
 );
+
+// Any other method — 405 problem+json with Allow
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = unsupportedMethods({ POST });

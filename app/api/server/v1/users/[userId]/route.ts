@@ -1,4 +1,5 @@
 import { getDb } from "@/db/client";
+import { unsupportedMethods } from "@/lib/http/method-not-allowed";
 import { serverRoute } from "@/lib/http/route";
 import { deleteUser } from "@/lib/users/delete-user";
 import { getUserOrThrow } from "@/lib/users/get-user";
@@ -20,3 +21,6 @@ export const PATCH = serverRoute(updateUserOperation, ({ environment, params, bo
 export const DELETE = serverRoute(deleteUserOperation, ({ environment, params, actor }) =>
   deleteUser(getDb(), environment.id, params.userId, actor),
 );
+
+// Any other method — 405 problem+json with Allow
+export const { POST, PUT, OPTIONS } = unsupportedMethods({ GET, PATCH, DELETE });

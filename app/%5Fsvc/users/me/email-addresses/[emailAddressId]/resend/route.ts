@@ -1,3 +1,4 @@
+import { unsupportedMethods } from "@/lib/http/method-not-allowed";
 import { clientPreflight, route } from "@/lib/http/route";
 import { resendEmailAddressEndpoint } from "@/lib/users/me-endpoints";
 
@@ -5,3 +6,6 @@ import { resendEmailAddressEndpoint } from "@/lib/users/me-endpoints";
 export const POST = route(resendEmailAddressEndpoint);
 
 export const OPTIONS = clientPreflight;
+
+// Any other method — 405 problem+json with Allow
+export const { GET, HEAD, PUT, PATCH, DELETE } = unsupportedMethods({ POST, OPTIONS });

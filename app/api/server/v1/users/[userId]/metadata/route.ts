@@ -1,4 +1,5 @@
 import { getDb } from "@/db/client";
+import { unsupportedMethods } from "@/lib/http/method-not-allowed";
 import { serverRoute } from "@/lib/http/route";
 import { updateUserMetadataOperation } from "@/lib/users/operations";
 import { updateUserMetadata } from "@/lib/users/update-metadata";
@@ -7,3 +8,6 @@ import { updateUserMetadata } from "@/lib/users/update-metadata";
 export const PATCH = serverRoute(updateUserMetadataOperation, ({ environment, params, body, actor }) =>
   updateUserMetadata(getDb(), environment.id, params.userId, body, actor),
 );
+
+// Any other method — 405 problem+json with Allow
+export const { GET, HEAD, POST, PUT, DELETE, OPTIONS } = unsupportedMethods({ PATCH });

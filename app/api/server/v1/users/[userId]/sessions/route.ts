@@ -1,4 +1,5 @@
 import { getDb } from "@/db/client";
+import { unsupportedMethods } from "@/lib/http/method-not-allowed";
 import { serverRoute } from "@/lib/http/route";
 import { listUserSessionsOperation, revokeAllUserSessionsOperation } from "@/lib/sessions/operations";
 import { listUserSessions, revokeAllSessionsOfUser } from "@/lib/sessions/user-sessions";
@@ -12,3 +13,6 @@ export const GET = serverRoute(listUserSessionsOperation, ({ environment, params
 export const DELETE = serverRoute(revokeAllUserSessionsOperation, ({ environment, params, actor }) =>
   revokeAllSessionsOfUser(getDb(), environment.id, params.userId, actor),
 );
+
+// Any other method — 405 problem+json with Allow
+export const { POST, PUT, PATCH, OPTIONS } = unsupportedMethods({ GET, DELETE });

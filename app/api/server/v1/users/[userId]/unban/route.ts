@@ -1,4 +1,5 @@
 import { getDb } from "@/db/client";
+import { unsupportedMethods } from "@/lib/http/method-not-allowed";
 import { serverRoute } from "@/lib/http/route";
 import { unbanUser } from "@/lib/users/ban-user";
 import { unbanUserOperation } from "@/lib/users/operations";
@@ -7,3 +8,6 @@ import { unbanUserOperation } from "@/lib/users/operations";
 export const POST = serverRoute(unbanUserOperation, ({ environment, params, actor }) =>
   unbanUser(getDb(), environment.id, params.userId, actor),
 );
+
+// Any other method — 405 problem+json with Allow
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = unsupportedMethods({ POST });

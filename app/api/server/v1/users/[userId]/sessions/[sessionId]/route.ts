@@ -1,4 +1,5 @@
 import { getDb } from "@/db/client";
+import { unsupportedMethods } from "@/lib/http/method-not-allowed";
 import { serverRoute } from "@/lib/http/route";
 import { revokeUserSessionOperation } from "@/lib/sessions/operations";
 import { revokeUserSession } from "@/lib/sessions/user-sessions";
@@ -8,3 +9,6 @@ export const DELETE = serverRoute(revokeUserSessionOperation, async ({ environme
   await revokeUserSession(getDb(), environment.id, params.userId, params.sessionId, actor);
   return undefined;
 });
+
+// Any other method — 405 problem+json with Allow
+export const { GET, HEAD, POST, PUT, PATCH, OPTIONS } = unsupportedMethods({ DELETE });

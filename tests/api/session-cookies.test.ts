@@ -1,0 +1,107 @@
+import { parseSetCookie } from "cookie";
+import { afterEach, describe, expect, it } from "vitest";
+import { call } from "../helpers/api";
+import { clientApi } from "../helpers/client";
+import { newEnvironment, STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
+
+/** Issue 7, item 7: what the session cookie says about itself, and when it counts. */
+async function signedIn(options: { headers?: Record<string, string> } = {}) {
+  const env = await newEnvironment();
+  const email = uniqueEmail();
+  await env.api.post("/users", { email, password: STRONG_PASSWORD });
+  const client = clientApi(env.publishableKey, options);
+  const login = await client.post("/auth/login", { email, password: STRONG_PASSWORD });
+  expect(login.status, login.text).toBe(200);
+  const token = client.jar.get("__gh_session") ?? "";
+  expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  return { env, client, login, token };
+}
+
+const probe = (publishableKey: string, cookie: string) =>
+  call("GET", "/_svc/client", { headers: { "x-api-key": publishableKey, cookie } });
+
+describe("session cookie attributes", () => {
+  const savedPublicUrl = process.env.PUBLIC_URL;
+  afterEach(() => {
+    if (savedPublicUrl === undefined) delete process.env.PUBLIC_URL;
+    else process.env.PUBLIC_URL = savedPublicUrl;
+  });
+
+  it("regression: is Secure whenever PUBLIC_URL is https, even when no proxy says the request was https", async () => {
+    process.env.PUBLIC_URL = "https://gatehouse.example.test";
+    const { login } = await signedIn();
+    const cookies = login.headers.getSetCookie();
+    expect(cookies).toHaveLength(2);
+    for (const cookie of cookies) expect(cookie, cookie).toMatch(/;\s*Secure(;|$)/i);
+  });
+
+  it("is host-only (no Domain), Path=/, SameSite=Lax, and HttpOnly for the token", async () => {
+    const { login } = await signedIn();
+    const [session, hint] = login.headers.getSetCookie().map((header) => ({ header, parsed: parseSetCookie(header) }));
+    for (const cookie of [session, hint]) {
+      expect(cookie?.header).not.toMatch(/domain=/i);
+      expect(cookie?.parsed.domain).toBeUndefined();
+      expect(cookie?.parsed.path).toBe("/");
+      expect(String(cookie?.parsed.sameSite).toLowerCase()).toBe("lax");
+    }
+    expect(session?.parsed.name).toBe("__gh_session");
+    expect(session?.parsed.httpOnly).toBe(true);
+    expect(hint?.parsed.name).toBe("__gh_session_hint");
+    expect(hint?.parsed.httpOnly ?? false).toBe(false);
+  });
+});
+
+describe("two session cookies", () => {
+  it("regression: a request carrying two __gh_session cookies has no session, whichever comes first", async () => {
+    const victim = await signedIn();
+    // The attacker's own account in the same environment: its cookie, planted beside the victim's, would sign the victim in as the attacker.
+    const attackerEmail = uniqueEmail("attacker");
+    await victim.env.api.post("/users", { email: attackerEmail, password: STRONG_PASSWORD });
+    const attacker = clientApi(victim.env.publishableKey);
+    expect((await attacker.post("/auth/login", { email: attackerEmail, password: STRONG_PASSWORD })).status).toBe(200);
+    const planted = { token: attacker.jar.get("__gh_session") ?? "" };
+    expect((await probe(victim.env.publishableKey, `__gh_session=${victim.token}`)).body.authenticated).toBe(true);
+    expect((await probe(victim.env.publishableKey, `__gh_session=${planted.token}`)).body.authenticated).toBe(true);
+    for (const cookie of [
+      `__gh_session=${victim.token}; __gh_session=${planted.token}`,
+      `__gh_session=${planted.token}; __gh_session=${victim.token}`,
+      `__gh_session=${victim.token}; __gh_session_hint=1; __gh_session=${victim.token}`,
+      `__gh_session=${victim.token}; __gh_session=`,
+    ]) {
+      expect((await probe(victim.env.publishableKey, cookie)).body.authenticated, cookie).toBe(false);
+      const me = await call("GET", "/_svc/users/me", { headers: { "x-api-key": victim.env.publishableKey, cookie } });
+      expect(me.status, cookie).toBe(401);
+    }
+    // The hint cookie is another name and does not count as a second session cookie.
+    expect((await probe(victim.env.publishableKey, `__gh_session_hint=1; __gh_session=${victim.token}`)).body.authenticated).toBe(true);
+  });
+});
+
+describe("logout through an environment that does not own the cookie", () => {
+  const logout = (publishableKey: string, cookie?: string) =>
+    call("POST", "/_svc/auth/logout", { headers: { "x-api-key": publishableKey, ...(cookie ? { cookie } : {}) } });
+
+  it("regression: leaves another environment's session cookie alone and its session alive", async () => {
+    const owner = await signedIn();
+    const other = await newEnvironment();
+    const cookie = `__gh_session=${owner.token}`;
+    const res = await logout(other.publishableKey, cookie);
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers.getSetCookie()).toEqual([]);
+    expect((await probe(owner.env.publishableKey, cookie)).body.authenticated).toBe(true);
+  });
+
+  it("clears the cookie when it is this environment's, and when there is no session at all", async () => {
+    const owner = await signedIn();
+    const cookie = `__gh_session=${owner.token}`;
+    const own = await logout(owner.env.publishableKey, cookie);
+    expect(own.headers.getSetCookie().map((header) => parseSetCookie(header)).map((c) => [c.name, c.value ?? "", c.maxAge])).toEqual([
+      ["__gh_session", "", 0],
+      ["__gh_session_hint", "", 0],
+    ]);
+    expect((await probe(owner.env.publishableKey, cookie)).body.authenticated).toBe(false);
+    // Signing out twice, or with no cookie, still clears.
+    expect((await logout(owner.env.publishableKey, cookie)).headers.getSetCookie()).toHaveLength(2);
+    expect((await logout(owner.env.publishableKey)).headers.getSetCookie()).toHaveLength(2);
+  });
+});
