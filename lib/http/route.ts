@@ -9,6 +9,7 @@ import { AppError } from "../errors";
 import { assertRecentlyVerified } from "../sessions/reverification";
 import { findActiveSession, type ActiveSession } from "../sessions/resolve-session";
 import { assertOriginAllowed, corsHeaders, preflightHeaders } from "./cors";
+import { mayRetryAfterFault, retryAfterPause, serviceUnavailableFor } from "./database-faults";
 import { readJsonBody } from "./json-body";
 import { logUnexpectedError } from "./log";
 import type { AuthLevel, Infer, Operation } from "./operation";
@@ -126,8 +127,8 @@ function wrap<P extends ZodOrNone, Q extends ZodOrNone, B extends ZodOrNone, R e
   resolveCaller: (request: Request, requestId: string) => Promise<C>,
   handler: Handler<C & HandlerInput<Infer<P>, Infer<Q>, Infer<B>>, R>,
 ): RouteHandler {
-  return async (request, context) => {
-    const requestId = requestIdFor(request);
+  // `retried`: a read whose database connection dropped runs once more (lib/http/database-faults.ts).
+  const answer = async (request: Request, context: RouteContext, requestId: string, retried: boolean): Promise<Response> => {
     const responseHeaders = new Headers({ "x-request-id": requestId });
     let response: Response;
     try {
@@ -150,7 +151,9 @@ function wrap<P extends ZodOrNone, Q extends ZodOrNone, B extends ZodOrNone, R e
         responseHeaders,
       });
       response = jsonResponse(operation, result);
-    } catch (error) {
+    } catch (caught) {
+      if (!retried && mayRetryAfterFault(request.method, caught)) return retryAfterPause(() => answer(request, context, requestId, true));
+      const error = serviceUnavailableFor(caught, requestId) ?? caught;
       if (!(error instanceof AppError)) logUnexpectedError(requestId, error);
       const appError =
         error instanceof AppError ? error : new AppError("internal_error", `Something went wrong; quote request id ${requestId}.`);
@@ -163,6 +166,7 @@ function wrap<P extends ZodOrNone, Q extends ZodOrNone, B extends ZodOrNone, R e
     for (const cookie of responseHeaders.getSetCookie()) response.headers.append("set-cookie", cookie);
     return response;
   };
+  return (request, context) => answer(request, context, requestIdFor(request), false);
 }
 
 function parse(schema: z.ZodType | undefined, value: unknown, location: "body" | "query" | "path"): unknown {
