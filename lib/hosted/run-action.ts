@@ -2,6 +2,7 @@ import { cookies, headers } from "next/headers";
 import { redirect, unstable_rethrow } from "next/navigation";
 import type { Actor } from "../audit/record-event";
 import { AppError } from "../errors";
+import { serviceUnavailableFor } from "../http/database-faults";
 import type { AuthLevel } from "../http/operation";
 import { requestIdFor } from "../http/request-id";
 import { assertRecentlyVerified } from "../sessions/reverification";
@@ -25,20 +26,24 @@ export interface SessionActionContext extends ActionContext {
 
 type Describe = (t: Messages) => Omit<ErrorOptions, "requestId">;
 
-async function unknownEnvironmentState(): Promise<FormState> {
+/** A form-level error before the environment (and so its default language) is known. */
+async function contextlessErrorState(message: (t: Messages) => string): Promise<FormState> {
   const locale = pickLocale({
     chosen: (await cookies()).get(LOCALE_COOKIE)?.value,
     userLocale: null,
     acceptLanguage: (await headers()).get("accept-language"),
     defaultLocale: "en",
   });
-  return { status: "error", message: messagesFor(locale).notFound.title, fieldErrors: {}, values: {}, nonce: Date.now() };
+  return { status: "error", message: message(messagesFor(locale)), fieldErrors: {}, values: {}, nonce: Date.now() };
 }
 
 /**
  * The frame of every hosted server action: find the environment from the posted pk
  * (or the Host) exactly as a page does, run the lib call, and turn failures into
- * the form's state. Next's redirect/notFound signals pass through untouched.
+ * the form's state. Next's redirect/notFound signals pass through untouched. A lost
+ * database connection is the form's "try again" message, never a 500: the context
+ * (a read) was already retried once, and the action's own writes are not retried
+ * (lib/http/database-faults.ts).
  */
 export async function runHostedAction(
   form: FormData,
@@ -46,14 +51,20 @@ export async function runHostedAction(
   run: (context: ActionContext) => Promise<FormState>,
 ): Promise<FormState> {
   const tenant = tenantFromForm(form);
-  const context = await loadActionContext(tenant.publishableKey);
-  if (!context) return unknownEnvironmentState();
+  let context: HostedContext | null;
+  try {
+    context = await loadActionContext(tenant.publishableKey);
+  } catch (error) {
+    if (!serviceUnavailableFor(error, "hosted-action")) throw error;
+    return contextlessErrorState((t) => t.errors.service_unavailable);
+  }
+  if (!context) return contextlessErrorState((t) => t.notFound.title);
   const requestId = requestIdFor(context.request);
   try {
     return await run({ ...context, tenant, requestId });
   } catch (error) {
     unstable_rethrow(error);
-    return errorState(error, context.t, { ...describe(context.t), requestId });
+    return errorState(serviceUnavailableFor(error, requestId) ?? error, context.t, { ...describe(context.t), requestId });
   }
 }
 
