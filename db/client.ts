@@ -26,7 +26,17 @@ type GlobalWithHandle = typeof globalThis & { [HANDLE]?: DatabaseHandle };
 export function openDatabase(options: { url?: string; poolSize?: number } = {}): DatabaseHandle {
   const url = options.url ?? databaseUrl();
   if (url) {
-    const client = postgres(url, { max: options.poolSize ?? 10, onnotice: () => {} });
+    const client = postgres(url, {
+      max: options.poolSize ?? 10,
+      onnotice: () => {},
+      // A database that does not answer fails the request with 503 in seconds
+      // (lib/http/database-faults.ts) instead of holding it for the default 30 s.
+      connect_timeout: 5,
+      // postgres.js counts every dropped connection towards one pool-wide backoff of
+      // up to 20 s before reconnecting; after a restart drops the whole pool at once
+      // that would stall every request. Reconnect within a second instead.
+      backoff: (attempt: number) => Math.min(0.05 * 2 ** attempt, 1),
+    });
     return {
       db: drizzlePostgres(client, { schema }),
       kind: "postgres",

@@ -2,10 +2,9 @@ import { cookies, headers } from "next/headers";
 import { HostedShell } from "@/components/hosted/hosted-shell";
 import { Alert } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
+import { NEUTRAL_BRANDING } from "@/lib/hosted/branding";
 import { messagesFor } from "@/lib/hosted/i18n/messages";
 import { LOCALE_COOKIE, pickLocale } from "@/lib/hosted/locale";
-
-const NEUTRAL_BRANDING = { applicationName: "Gatehouse", logoUrl: null, accent: "#4f46e5", onAccent: "#ffffff", link: "#4f46e5" };
 
 // No environment matches this Host or pk: a 404 that says so, in the visitor's language.
 export default async function HostedNotFound() {

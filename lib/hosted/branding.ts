@@ -13,6 +13,9 @@ export interface Branding {
 
 const DEFAULT_ACCENT = "#4f46e5";
 
+/** Gatehouse's own look, for pages drawn without an environment (unknown application, error page). */
+export const NEUTRAL_BRANDING: Branding = { applicationName: "Gatehouse", logoUrl: null, accent: DEFAULT_ACCENT, onAccent: "#ffffff", link: DEFAULT_ACCENT };
+
 function channel(hex: string): number {
   const value = parseInt(hex, 16) / 255;
   return value <= 0.03928 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;

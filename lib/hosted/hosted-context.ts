@@ -5,6 +5,7 @@ import { getDb } from "@/db/client";
 import type { EnvironmentContext } from "../environments/context";
 import { linkBase, type LinkBase } from "../environments/environment-links";
 import { findClientEnvironment, requestHost } from "../environments/resolve-client-environment";
+import { retryReadOnce, serviceUnavailableFor } from "../http/database-faults";
 import { findActiveSession, type ActiveSession } from "../sessions/resolve-session";
 import { hostedRequest } from "./action-request";
 import { brandingOf, type Branding } from "./branding";
@@ -43,15 +44,20 @@ async function resolveHostedContext(publishableKey: string | null, method: "GET"
 /**
  * A page's context, resolved once per render (generateMetadata and the page share
  * it through React's cache). No environment for this Host or pk is a 404, shown by
- * app/(hosted)/not-found.tsx.
+ * app/(hosted)/not-found.tsx; a database that stays unreachable through the retry
+ * is shown by app/(hosted)/error.tsx.
  */
 export const loadHostedPage = cache(async (publishableKey: string | null): Promise<HostedContext> => {
-  const context = await resolveHostedContext(publishableKey, "GET");
+  const context = await retryReadOnce(() => resolveHostedContext(publishableKey, "GET")).catch((error: unknown) => {
+    // Next logs what a page throws: the AppError's one line, not the failed query and its parameters.
+    throw serviceUnavailableFor(error, "hosted-page") ?? error;
+  });
   if (!context) notFound();
   return context;
 });
 
 /** A server action's context; null when the environment is unknown (the form shows an error). */
 export function loadActionContext(publishableKey: string | null): Promise<HostedContext | null> {
-  return resolveHostedContext(publishableKey, "POST");
+  // Only reads (and the idempotent last-active touch): safe to run again after a dropped connection.
+  return retryReadOnce(() => resolveHostedContext(publishableKey, "POST"));
 }

@@ -1,6 +1,7 @@
 import { cookies, headers } from "next/headers";
 import { redirect, unstable_rethrow } from "next/navigation";
 import { AppError } from "../errors";
+import { serviceUnavailableFor } from "../http/database-faults";
 import type { AuthLevel } from "../http/operation";
 import { executeOperation, type Endpoint, type RawInput } from "../http/pipeline";
 import { requestContextOf } from "../http/request-context";
@@ -29,14 +30,15 @@ type AnyEndpoint = Endpoint<any, any, any, any, AuthLevel>;
 /** Hosted forms never invoke a link target, so a See Other answer is not theirs to handle. */
 type ResultOf<E extends AnyEndpoint> = Exclude<Awaited<ReturnType<E["handle"]>>, SeeOther>;
 
-async function unknownEnvironmentState(): Promise<FormState> {
+/** A form-level error before the environment (and so its default language) is known. */
+async function contextlessErrorState(message: (t: Messages) => string): Promise<FormState> {
   const locale = pickLocale({
     chosen: (await cookies()).get(LOCALE_COOKIE)?.value,
     userLocale: null,
     acceptLanguage: (await headers()).get("accept-language"),
     defaultLocale: "en",
   });
-  return { status: "error", message: messagesFor(locale).notFound.title, fieldErrors: {}, values: {}, nonce: Date.now() };
+  return { status: "error", message: message(messagesFor(locale)), fieldErrors: {}, values: {}, nonce: Date.now() };
 }
 
 /**
@@ -44,19 +46,27 @@ async function unknownEnvironmentState(): Promise<FormState> {
  * (or the Host) exactly as a page does, run the action, and turn failures into the
  * form's state. Next's redirect/notFound signals pass through untouched. A session
  * the operation refuses sends the browser where it can go on: sign-in, the gate
- * still open, or the "confirm it's you" prompt.
+ * still open, or the "confirm it's you" prompt. A lost database connection is the
+ * form's "try again" message, never a 500: the context (a read) was already retried
+ * once, and the action's own writes are not retried (lib/http/database-faults.ts).
  */
 export async function runHostedAction(form: FormData, describe: Describe, run: (context: ActionContext) => Promise<FormState>): Promise<FormState> {
   const flow = hostedFlowFromForm(form);
-  const context = await loadActionContext(flow.publishableKey);
-  if (!context) return unknownEnvironmentState();
+  let context: HostedContext | null;
+  try {
+    context = await loadActionContext(flow.publishableKey);
+  } catch (error) {
+    if (!serviceUnavailableFor(error, "hosted-action")) throw error;
+    return contextlessErrorState((t) => t.errors.service_unavailable);
+  }
+  if (!context) return contextlessErrorState((t) => t.notFound.title);
   const requestId = requestIdFor(context.request);
   try {
     return await run({ ...context, flow, requestId });
   } catch (error) {
     unstable_rethrow(error);
     if (error instanceof AppError) redirectForSession(error, { ...context, flow, requestId });
-    return errorState(error, context.t, { ...describe(context.t), requestId });
+    return errorState(serviceUnavailableFor(error, requestId) ?? error, context.t, { ...describe(context.t), requestId });
   }
 }
 

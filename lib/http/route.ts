@@ -6,6 +6,7 @@ import { findClientEnvironment } from "../environments/resolve-client-environmen
 import { AppError } from "../errors";
 import { findActiveSession } from "../sessions/resolve-session";
 import { assertOriginAllowed, corsHeaders, preflightHeaders } from "./cors";
+import { mayRetryAfterFault, retryAfterPause, serviceUnavailableFor } from "./database-faults";
 import { readJsonBody } from "./json-body";
 import { logUnexpectedError } from "./log";
 import type { AuthLevel, Operation } from "./operation";
@@ -56,8 +57,8 @@ export function route<P extends ZodOrNone, Q extends ZodOrNone, B extends ZodOrN
   target: Endpoint<P, Q, B, R, A>,
 ): RouteHandler {
   const { operation } = target;
-  return async (request, routeContext) => {
-    const requestId = requestIdFor(request);
+  // `retried`: a read whose database connection dropped runs once more (lib/http/database-faults.ts).
+  const answer = async (request: Request, routeContext: RouteContext, requestId: string, retried: boolean): Promise<Response> => {
     const effects = new ResponseEffects();
     const headers = new Headers({ "x-request-id": requestId });
     let response: Response;
@@ -72,7 +73,9 @@ export function route<P extends ZodOrNone, Q extends ZodOrNone, B extends ZodOrN
       response = jsonResponse(operation, result);
       effects.headers.forEach((value, name) => headers.set(name, value));
       for (const cookie of sessionSetCookies(effects, request)) headers.append("set-cookie", cookie);
-    } catch (error) {
+    } catch (caught) {
+      if (!retried && mayRetryAfterFault(request.method, caught)) return retryAfterPause(() => answer(request, routeContext, requestId, true));
+      const error = serviceUnavailableFor(caught, requestId) ?? caught;
       if (!(error instanceof AppError)) logUnexpectedError(requestId, error);
       const appError =
         error instanceof AppError ? error : new AppError("internal_error", `Something went wrong; quote request id ${requestId}.`);
@@ -84,6 +87,7 @@ export function route<P extends ZodOrNone, Q extends ZodOrNone, B extends ZodOrN
     for (const cookie of headers.getSetCookie()) response.headers.append("set-cookie", cookie);
     return response;
   };
+  return (request, routeContext) => answer(request, routeContext, requestIdFor(request), false);
 }
 
 /** A Server API route: the caller must present a secret key of the environment it acts in. */

@@ -48,9 +48,15 @@ const SECURITY: Record<AuthLevel, Record<string, string[]>[]> = {
   none: [],
 };
 
+/** Answers any operation may give, documented once here rather than on every operation. */
+const COMMON_ERRORS: ErrorCode[] = ["rate_limited", "service_unavailable", "internal_error"];
+
+/** Codes whose answers carry `Retry-After` (seconds). */
+const RETRY_AFTER_CODES = new Set<ErrorCode>(["rate_limited", "service_unavailable"]);
+
 function errorResponses(codes: ErrorCode[]) {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of new Set<ErrorCode>([...codes, "rate_limited", "internal_error"])) {
+  for (const code of new Set<ErrorCode>([...codes, ...COMMON_ERRORS])) {
     const status = ERRORS[code].status;
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
@@ -59,6 +65,9 @@ function errorResponses(codes: ErrorCode[]) {
       String(status),
       {
         description: list.map((code) => `\`${code}\`: ${ERRORS[code].title}`).join("; "),
+        ...(list.some((code) => RETRY_AFTER_CODES.has(code))
+          ? { headers: z.object({ "Retry-After": z.string().meta({ description: "Seconds to wait before trying again.", example: "2" }) }) }
+          : {}),
         content: { "application/problem+json": { schema: problemSchema } },
       },
     ]),
@@ -121,6 +130,9 @@ export function openApiDocument() {
         "",
         "Every error is `application/problem+json` with a machine `code`. Bodies are limited to 64 KiB.",
         "A method a path does not support answers `405 method_not_allowed` with an `Allow` header; OPTIONS answers 204 with `Allow` (or the CORS preflight).",
+        "When the database connection drops (a restart, a failover), a read is retried once on a fresh connection;",
+        "otherwise the answer is 503 `service_unavailable` with `Retry-After`. A write answered that way may or may not",
+        "have taken effect, never half of it: read the resource before repeating a write that must not happen twice.",
         "Lists are keyset-paginated: pass `nextCursor` as `cursor` until `hasMore` is false.",
       ].join("\n"),
     },

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { randomToken } from "../crypto/tokens";
 import { AppError } from "../errors";
+import { serviceUnavailableFor } from "../http/database-faults";
 import { logUnexpectedError } from "../http/log";
 import { problemResponse } from "../http/problem";
 import { requestIdFor } from "../http/request-id";
@@ -75,11 +76,12 @@ async function serveFast(req: IncomingMessage, res: ServerResponse, port: number
 
 /**
  * problem+json for a failure outside the route wrappers: an AppError as itself (a
- * malformed path), anything else as a 500 with a request id whose cause goes to the
- * log only. Never throws.
+ * malformed path), a lost database connection as 503, anything else as a 500 with a
+ * request id whose cause goes to the log only. Never throws.
  */
-async function failRequest(req: IncomingMessage, res: ServerResponse, error: unknown, request: Request | null): Promise<void> {
+async function failRequest(req: IncomingMessage, res: ServerResponse, caught: unknown, request: Request | null): Promise<void> {
   const requestId = request ? requestIdFor(request) : `req_${randomToken(12)}`;
+  const error = serviceUnavailableFor(caught, requestId) ?? caught;
   if (!(error instanceof AppError)) logUnexpectedError(requestId, error);
   if (res.headersSent) {
     res.destroy();

@@ -46,6 +46,7 @@ export const da: Messages = {
     rate_limited: "For mange forsøg. Vent {seconds} sekunder, og prøv igen.",
     user_banned: "Kontoen er spærret.",
     email_unavailable: "Vi kunne ikke sende e-mail lige nu. Prøv igen om lidt.",
+    service_unavailable: "Tjenesten er kortvarigt utilgængelig. Intet er gået tabt; prøv igen om lidt.",
     reverification_required: "Bekræft din adgangskode for at fortsætte.",
     unauthorized: "Din session er udløbet. Log ind igen.",
     resource_not_found: "Det findes ikke længere. Genindlæs siden.",
@@ -222,5 +223,10 @@ export const da: Messages = {
     title: "Applikationen blev ikke fundet",
     lead: "Siden hører ikke til nogen applikation. Tjek det link, du fulgte.",
     devHint: "Under lokal udvikling kan du tilføje ?pk= med miljøets publishable key til adressen.",
+  },
+  pageError: {
+    title: "Siden kunne ikke indlæses",
+    lead: "Tjenesten løb ind i et problem, som regel kun kortvarigt. Prøv igen om lidt.",
+    retry: "Prøv igen",
   },
 };

@@ -48,6 +48,7 @@ export const en = {
     rate_limited: "Too many attempts. Wait {seconds} seconds and try again.",
     user_banned: "This account has been suspended.",
     email_unavailable: "We could not send email just now. Try again in a moment.",
+    service_unavailable: "The service is briefly unavailable. Nothing was lost; try again in a moment.",
     reverification_required: "Confirm your password to continue.",
     unauthorized: "Your session has ended. Sign in again.",
     resource_not_found: "That item no longer exists. Reload the page.",
@@ -224,6 +225,11 @@ export const en = {
     title: "Application not found",
     lead: "This page does not belong to any application. Check the link you followed.",
     devHint: "In local development, add ?pk= with the environment's publishable key to the address.",
+  },
+  pageError: {
+    title: "This page could not be loaded",
+    lead: "The service ran into a problem, usually only for a moment. Try again shortly.",
+    retry: "Try again",
   },
 };
 

@@ -1,10 +1,11 @@
 import { getDb } from "@/db/client";
 import { mailboxOpenTo } from "@/lib/email/email-settings";
 import { listMailboxMessages } from "@/lib/email/mailbox";
+import { serviceUnavailableFor } from "@/lib/http/database-faults";
 import { logUnexpectedError } from "@/lib/http/log";
 import { unsupportedMethods } from "@/lib/http/method-not-allowed";
 import { apiNotFound } from "@/lib/http/not-found";
-import { problemFor } from "@/lib/http/problem";
+import { problemFor, problemResponse } from "@/lib/http/problem";
 import { requestIdFor } from "@/lib/http/request-id";
 
 // GET /dev/mailbox/messages?to=<email> — outbox messages as JSON, newest first (at most 50), for curl and tests; loopback only.
@@ -18,6 +19,8 @@ export async function GET(request: Request): Promise<Response> {
     const items = messages.map((message) => ({ ...message, createdAt: message.createdAt.toISOString() }));
     return Response.json({ items }, { headers: { "cache-control": "no-store", "x-request-id": requestId } });
   } catch (error) {
+    const unavailable = serviceUnavailableFor(error, requestId);
+    if (unavailable) return problemResponse(unavailable, requestId);
     logUnexpectedError(requestId, error);
     return problemFor("internal_error", `Something went wrong; quote request id ${requestId}.`, requestId);
   }
