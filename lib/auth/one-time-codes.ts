@@ -81,20 +81,23 @@ export async function findLiveCode(db: Database, environmentId: string, purpose:
   return row ?? null;
 }
 
+/** The unconsumed, unexpired rows of one purpose for one address. */
+function liveCodesForEmail(environmentId: string, purpose: CodePurpose, email: string) {
+  return and(
+    eq(oneTimeCodes.environmentId, environmentId),
+    eq(oneTimeCodes.purpose, purpose),
+    eq(oneTimeCodes.email, email),
+    isNull(oneTimeCodes.consumedAt),
+    gt(oneTimeCodes.expiresAt, new Date()),
+  );
+}
+
 /** The newest live row for an email, for flows keyed by address (password reset). */
 export async function findLatestLiveCodeForEmail(db: Database, environmentId: string, purpose: CodePurpose, email: string) {
   const [row] = await db
     .select()
     .from(oneTimeCodes)
-    .where(
-      and(
-        eq(oneTimeCodes.environmentId, environmentId),
-        eq(oneTimeCodes.purpose, purpose),
-        eq(oneTimeCodes.email, email),
-        isNull(oneTimeCodes.consumedAt),
-        gt(oneTimeCodes.expiresAt, new Date()),
-      ),
-    )
+    .where(liveCodesForEmail(environmentId, purpose, email))
     .orderBy(desc(oneTimeCodes.createdAt))
     .limit(1);
   return row ?? null;
@@ -105,18 +108,7 @@ export async function findLatestLiveCodeForEmail(db: Database, environmentId: st
  * completed: each extra pending token would be a fresh set of guesses at a code.
  */
 export async function cancelLiveCodes(db: Database, environmentId: string, purpose: CodePurpose, email: string): Promise<void> {
-  await db
-    .update(oneTimeCodes)
-    .set({ consumedAt: new Date() })
-    .where(
-      and(
-        eq(oneTimeCodes.environmentId, environmentId),
-        eq(oneTimeCodes.purpose, purpose),
-        eq(oneTimeCodes.email, email),
-        isNull(oneTimeCodes.consumedAt),
-        gt(oneTimeCodes.expiresAt, new Date()),
-      ),
-    );
+  await db.update(oneTimeCodes).set({ consumedAt: new Date() }).where(liveCodesForEmail(environmentId, purpose, email));
 }
 
 /** Whether a row has used up its wrong guesses: no code, even a resent one, will consume it. */

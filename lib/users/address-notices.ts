@@ -1,5 +1,5 @@
 import type { Database } from "@/db/client";
-import { publicUrl } from "../config/runtime";
+import { environmentUrl, linkBase } from "../environments/environment-links";
 import { emailEnvironment, emailLocale } from "../email/environment-branding";
 import { sendEmail } from "../email/send-email";
 import type { Locale } from "../email/types";
@@ -30,7 +30,7 @@ async function sendAddressNotice(
     to,
     locale: emailLocale(environment, locale),
     environment: emailEnvironment(environment),
-    props: { email, occurredAt: new Date().toISOString(), resetPasswordUrl: `${publicUrl()}/forgot-password` },
+    props: { email, occurredAt: new Date().toISOString(), resetPasswordUrl: environmentUrl(linkBase(environment, null), "/forgot-password") },
   });
 }
 

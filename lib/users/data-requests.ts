@@ -12,7 +12,7 @@ import { findEnvironment, type EnvironmentContext } from "../environments/contex
 import { AppError } from "../errors";
 import { enqueueJob } from "../jobs/enqueue-job";
 import type { ActiveSession } from "../sessions/resolve-session";
-import { issuerFor } from "../tokens/issuer";
+import { environmentUrl, linkBase } from "../environments/environment-links";
 import { buildDataExport } from "./build-data-export";
 import { getUserOrThrow } from "./get-user";
 
@@ -120,7 +120,7 @@ export async function buildRequestedExport(db: Database, id: string, actor: Syst
       to: user.email,
       locale: emailLocale(environment, user.locale),
       environment: emailEnvironment(environment),
-      props: { url: `${issuerFor(environment)}/users/me/data-requests/${id}/download?token=${token}`, expiresInMinutes: EXPORT_LINK_MINUTES },
+      props: { url: environmentUrl(linkBase(environment, null), `/_svc/users/me/data-requests/${id}/download`, { token }), expiresInMinutes: EXPORT_LINK_MINUTES },
     });
   });
 }

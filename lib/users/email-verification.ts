@@ -12,7 +12,6 @@ import type { EnvironmentContext } from "../environments/context";
 import { environmentUrl, linkBase } from "../environments/environment-links";
 import { AppError } from "../errors";
 import type { ActiveSession } from "../sessions/resolve-session";
-import { issuerFor } from "../tokens/issuer";
 import type { RequestContext } from "../http/request-context";
 import { SeeOther } from "../http/see-other";
 
@@ -46,7 +45,7 @@ export async function sendVerificationLink(
     withCode: false,
   });
   // Under the environment's own host, so the link resolves the tenant without a key.
-  const url = `${issuerFor(environment)}/users/me/email-addresses/verify?token=${encodeURIComponent(token)}`;
+  const url = environmentUrl(linkBase(environment, null), "/_svc/users/me/email-addresses/verify", { token });
   await sendEmail(db, {
     template: "email_verification_link",
     to: email,
