@@ -76,6 +76,29 @@ function throttleSeconds(streak: FailureStreak | null, threshold: number): numbe
 }
 
 /**
+ * The account's password throttle, shared by sign-in and reverification so that a
+ * stolen session cannot guess the password faster than the sign-in page allows.
+ * Throws 429 while the account must wait; returns the current streak (null when
+ * there is none) for `passwordSucceeded`.
+ */
+export async function assertPasswordNotThrottled(db: Database, environment: EnvironmentContext, identifier: string): Promise<FailureStreak | null> {
+  const streak = await readFailureStreak(db, signInFailuresKey(environment.id, identifier));
+  const wait = throttleSeconds(streak, environment.settings.rateLimits.failedSignInThreshold);
+  if (wait > 0) throw rateLimited(wait);
+  return streak;
+}
+
+export async function passwordFailed(db: Database, environment: EnvironmentContext, identifier: string): Promise<AppError> {
+  await extendFailureStreak(db, signInFailuresKey(environment.id, identifier));
+  return invalidCredentials();
+}
+
+/** A streak ends with a success; skipped when there is none, to keep the common sign-in at one write. */
+export async function passwordSucceeded(db: Database, environment: EnvironmentContext, identifier: string, streak: FailureStreak | null) {
+  if (streak) await endFailureStreak(db, signInFailuresKey(environment.id, identifier));
+}
+
+/**
  * Email + password sign-in (CONTRACT §3). Unknown email and wrong password give the
  * same 401 after the same work; a banned user learns so only with the right password.
  */
@@ -86,20 +109,13 @@ export async function signIn(
   context: RequestContext,
 ): Promise<Establishment> {
   await enforceRateLimit(db, environment, "signIn", context, input.email);
-  const failuresKey = signInFailuresKey(environment.id, input.email);
   // Decided before the account is looked up, so it cannot depend on whether there is one.
-  const streak = await readFailureStreak(db, failuresKey);
-  const wait = throttleSeconds(streak, environment.settings.rateLimits.failedSignInThreshold);
-  if (wait > 0) throw rateLimited(wait);
+  const streak = await assertPasswordNotThrottled(db, environment, input.email);
   const user = await findUserByEmail(db, environment.id, input.email);
   const passwordOk = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), input.password).catch(() => false);
-  if (!user || !user.passwordHash || !passwordOk) {
-    await extendFailureStreak(db, failuresKey);
-    throw invalidCredentials();
-  }
+  if (!user || !user.passwordHash || !passwordOk) throw await passwordFailed(db, environment, input.email);
   if (user.status === "banned") throw new AppError("user_banned", "This account has been banned.");
   const established = await establishSession(db, environment, user, { methods: ["pwd"] }, context);
-  // A streak ends with a success; skipped when there is none, to keep the common sign-in at one write.
-  if (streak) await endFailureStreak(db, failuresKey);
+  await passwordSucceeded(db, environment, input.email, streak);
   return established;
 }

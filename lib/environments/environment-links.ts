@@ -1,5 +1,4 @@
 import { publicUrl } from "../config/runtime";
-import { issuerFor } from "../tokens/issuer";
 import type { EnvironmentContext } from "./context";
 
 /**
@@ -13,23 +12,39 @@ export interface LinkBase {
   publishableKey: string | null;
 }
 
-/** True when `host` (host[:port]) is one of the environment's frontend hosts; an entry without a port matches any port. */
-export function isFrontendHost(environment: EnvironmentContext, host: string): boolean {
-  const bare = host.toLowerCase().replace(/:\d+$/, "");
-  return environment.frontendHosts.some((entry) => entry === host.toLowerCase() || entry === bare);
+/**
+ * The environment's frontend host entry that `host` (host[:port], from the request)
+ * stands for: the exact entry, else an entry without a port for the same name.
+ */
+function frontendHostEntry(environment: EnvironmentContext, host: string): string | null {
+  const exact = host.toLowerCase();
+  const bare = exact.replace(/:\d+$/, "");
+  return environment.frontendHosts.find((entry) => entry === exact) ?? environment.frontendHosts.find((entry) => entry === bare) ?? null;
 }
 
 /**
  * The link base for a request that arrived on `host` (null for work with no
  * request: the environment's first frontend host, as its issuer names it). A
  * frontend host keeps its own origin, with PUBLIC_URL's scheme (behind a TLS proxy
- * the socket is plain http).
+ * the socket is plain http). The origin is built from the stored entry, never from
+ * the request's host string: a client-chosen Host or X-Forwarded-Host can only pick
+ * among the environment's own hosts, never put another port or name in an email.
  */
 export function linkBase(environment: EnvironmentContext, host: string | null): LinkBase {
+  const entry = host ? frontendHostEntry(environment, host) : environment.frontendHosts[0];
+  if (entry) return { origin: frontendHostOrigin(entry), publishableKey: null };
+  return { origin: new URL(publicUrl()).origin, publishableKey: environment.publishableKey };
+}
+
+/**
+ * The origin of a frontend host entry: PUBLIC_URL's scheme, and PUBLIC_URL's port
+ * when the entry names none (so `acme.localhost` works beside `localhost:3000` in
+ * development; in production PUBLIC_URL names no port). The issuer uses the same rule.
+ */
+export function frontendHostOrigin(entry: string): string {
   const base = new URL(publicUrl());
-  if (host && isFrontendHost(environment, host)) return { origin: `${base.protocol}//${host.toLowerCase()}`, publishableKey: null };
-  if (!host && environment.frontendHosts.length > 0) return { origin: new URL(issuerFor(environment)).origin, publishableKey: null };
-  return { origin: base.origin, publishableKey: environment.publishableKey };
+  const withPort = /:\d+$/.test(entry) || !base.port ? entry : `${entry}:${base.port}`;
+  return `${base.protocol}//${withPort}`;
 }
 
 /** An absolute link to a page of the environment, on its link base. */

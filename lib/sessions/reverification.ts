@@ -33,7 +33,7 @@ export function assertRecentlyVerified(environment: EnvironmentContext, current:
 
 /** Proves a factor again inside an existing session, opening the window for sensitive operations. */
 export async function reverifySession(db: Database, environment: EnvironmentContext, current: ActiveSession, proof: FactorProof, actor: Actor) {
-  const method = await verifyFactor(current.user, proof);
+  const method = await verifyFactor(db, environment, current.user, proof);
   const now = new Date();
   await db.transaction(async (tx) => {
     await tx

@@ -1,5 +1,6 @@
 import { publicUrl } from "../config/runtime";
 import type { EnvironmentContext } from "../environments/context";
+import { frontendHostOrigin } from "../environments/environment-links";
 
 /**
  * The environment's issuer: its first frontend host under `/_svc`, with PUBLIC_URL's
@@ -7,8 +8,5 @@ import type { EnvironmentContext } from "../environments/context";
  * `{issuer}/.well-known/openid-configuration`, resolved by that same Host.
  */
 export function issuerFor(environment: EnvironmentContext): string {
-  const base = new URL(publicUrl());
-  const host = environment.frontendHosts[0] ?? base.host;
-  const withPort = /:\d+$/.test(host) || !base.port ? host : `${host}:${base.port}`;
-  return `${base.protocol}//${withPort}/_svc`;
+  return `${frontendHostOrigin(environment.frontendHosts[0] ?? new URL(publicUrl()).host)}/_svc`;
 }

@@ -106,6 +106,7 @@ export async function buildRequestedExport(db: Database, id: string, actor: Syst
     const environment = await findEnvironment(tx, row.environmentId);
     if (!environment) return;
     const user = await getUserOrThrow(tx, environment.id, row.userId);
+    if (user.status === "deleted") return;
     const sealed = await seal(JSON.stringify(await buildDataExport(tx, environment, row.userId)));
     const token = randomToken(32);
     const expiresAt = new Date(Date.now() + EXPORT_LINK_MINUTES * 60_000);

@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { emailAddresses, users } from "@/db/schema";
+import { dataRequests, emailAddresses, users } from "@/db/schema";
 import { recordEvent, type Actor } from "../audit/record-event";
 import { revokeAllUserSessions } from "../sessions/revoke-sessions";
 import { getUserOrThrow } from "./get-user";
@@ -9,7 +9,8 @@ import { toServerUser } from "./serialize";
 
 /**
  * Soft-deletes a user in one transaction: status `deleted`, `deletedAt` set, every
- * session revoked, email addresses released for re-use. The row stays (with its
+ * session revoked, email addresses released for re-use, pending data exports
+ * called off. The row stays (with its
  * last primary email) so audit history keeps its subject. Deleting twice is a no-op.
  */
 export async function deleteUser(db: Database, environmentId: string, userId: string, actor: Actor): Promise<ServerUser> {
@@ -25,6 +26,11 @@ export async function deleteUser(db: Database, environmentId: string, userId: st
     if (!row) throw new Error("user update returned no row");
     const revokedSessions = await revokeAllUserSessions(tx, { environmentId, userId }, actor, "user_deleted");
     await tx.delete(emailAddresses).where(eq(emailAddresses.userId, userId));
+    // A copy asked for before the deletion must not be built and mailed after it.
+    await tx
+      .update(dataRequests)
+      .set({ status: "failed", completedAt: now })
+      .where(and(eq(dataRequests.userId, userId), eq(dataRequests.status, "pending")));
     await recordEvent(tx, { environmentId, type: "user.deleted", actor, subjectId: userId, data: { revokedSessions } });
     return toServerUser(row);
   });

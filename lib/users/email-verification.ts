@@ -73,7 +73,17 @@ function addressTaken(): AppError {
 export async function inspectVerificationLink(db: Database, environment: EnvironmentContext, token: string) {
   const row = await findLiveCode(db, environment.id, "email_verification", token);
   if (!row?.userId) throw invalidCode();
-  return { status: "pending" as const, email: row.email };
+  const [owner] = await db.select({ email: users.email }).from(users).where(eq(users.id, row.userId)).limit(1);
+  // Whose account the address joins, masked: someone who added a stranger's address must
+  // not be able to pass the confirmation off as "your account" to the stranger.
+  return { status: "pending" as const, email: row.email, account: maskEmail(owner?.email ?? null) };
+}
+
+/** `ada@example.com` → `a•••@example.com`: enough to recognise one's own account, not to learn another's. */
+export function maskEmail(email: string | null): string | null {
+  if (!email) return null;
+  const [local = "", domain = ""] = email.split("@");
+  return `${local.slice(0, 1)}•••@${domain}`;
 }
 
 /**

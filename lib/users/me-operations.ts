@@ -128,7 +128,13 @@ export const openEmailVerificationLinkOperation = defineOperation({
   response: {
     status: 200,
     description: "The link is live; `email` is the address it would verify.",
-    schema: z.object({ status: z.literal("pending"), email: z.string() }).meta({ id: "EmailVerificationPending" }),
+    schema: z
+      .object({
+        status: z.literal("pending"),
+        email: z.string(),
+        account: z.string().nullable().meta({ description: "The primary address of the account the address would join, masked (`a•••@example.com`)." }),
+      })
+      .meta({ id: "EmailVerificationPending" }),
   },
   errors: ["environment_not_found", "invalid_request", "invalid_code"],
 });

@@ -107,7 +107,7 @@ describe("gates", () => {
     // Opening the link (GET) only shows what it would do; the confirmation is a POST.
     const opened = await call("GET", `${url.pathname}${url.search}`, { headers: { host: url.host } });
     expect(opened.status).toBe(200);
-    expect(opened.body).toEqual({ status: "pending", email });
+    expect(opened.body).toEqual({ status: "pending", email, account: `${email[0]}•••@example.com` });
     expect((await client.get("/client")).body.user.session.status).toBe("PENDING");
     const token = url.searchParams.get("token");
     const confirmed = await call("POST", "/_svc/users/me/email-addresses/verify", { headers: { host: url.host }, body: { token } });

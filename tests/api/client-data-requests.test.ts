@@ -9,6 +9,19 @@ import { latestEmail, signedUpClient } from "../helpers/client";
 import { newEnvironment, STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
 
 describe("data requests", () => {
+  it("regression (review): an export asked for just before the account is deleted is called off, never built or mailed", async () => {
+    const { publishableKey, api } = await newEnvironment();
+    const email = uniqueEmail();
+    const { client, session } = await signedUpClient(publishableKey, email, STRONG_PASSWORD);
+    const requested = await client.post("/users/me/data-requests");
+    expect(requested.body.status).toBe("pending");
+    expect((await api.delete(`/users/${session.user.id}`)).status).toBe(200);
+    await runDueJobs(getDb());
+    expect((await latestEmail(email)).template).not.toBe("data_export_ready");
+    const [job] = await getDb().select().from(jobs).where(sql`${jobs.payload}->>'dataRequestId' = ${requested.body.id}`);
+    expect(job?.finishedAt).not.toBeNull();
+  });
+
   it("builds the export in a job, emails a single-use link, and the file holds no secrets", async () => {
     const { publishableKey, api } = await newEnvironment();
     const email = uniqueEmail();

@@ -237,14 +237,16 @@ describe("regression: address squatting", () => {
 describe("regression: a link pre-fetch (mail scanner) verifies nothing", () => {
   it("GET of the emailed link changes nothing, for code and for browsers; POST {token} verifies, once", async () => {
     const { publishableKey } = await newEnvironment();
-    const { client } = await signedUpClient(publishableKey, uniqueEmail(), STRONG_PASSWORD);
+    const owner = uniqueEmail();
+    const { client } = await signedUpClient(publishableKey, owner, STRONG_PASSWORD);
     const second = uniqueEmail();
     await client.post("/users/me/email-addresses", { email: second });
     const url = await verificationLink(second);
 
     const peeked = await openLink(url);
     expect(peeked.status).toBe(200);
-    expect(peeked.body).toEqual({ status: "pending", email: second });
+    // Review finding: the page names the account the address would join (masked), not "your account".
+    expect(peeked.body).toEqual({ status: "pending", email: second, account: `${owner[0]}•••@example.com` });
     // A browser is sent to the hosted page that asks for the button press, on the same host.
     const browsed = await openLink(url, "text/html,application/xhtml+xml");
     expect(browsed.status).toBe(303);

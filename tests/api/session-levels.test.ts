@@ -96,3 +96,23 @@ describe("sessions record how they were proven (issue 7 item 10)", () => {
     expect(row.authenticatedAt.getTime()).toBeLessThan(row.reverifiedAt?.getTime() ?? 0);
   });
 });
+
+describe("reverification shares the account's password throttle (review finding)", () => {
+  it("regression: a stolen session could guess the password at reverify with no streak throttle; now it waits like sign-in, and guesses add up across both", async () => {
+    const { publishableKey, api } = await newEnvironment();
+    const email = uniqueEmail();
+    const { client, session } = await signedUpClient(publishableKey, email, STRONG_PASSWORD);
+    await api.patch("/environment", { rateLimits: { signIn: { limit: 1000, windowSeconds: 10 }, failedSignInThreshold: 5 } });
+    await ageSignIn(session.session.id);
+    for (let i = 0; i < 3; i++) expectProblem(await client.post("/auth/reverify", { password: `wrong guess number ${i}` }), 401, "invalid_credentials");
+    // One more at the sign-in page, and a fifth back at reverify: the threshold.
+    expectProblem(await clientApi(publishableKey).post("/auth/login", { email, password: "bad guess at login" }), 401, "invalid_credentials");
+    expectProblem(await client.post("/auth/reverify", { password: "the fifth wrong one" }), 401, "invalid_credentials");
+    // Past the threshold even the right password waits out the throttle, as at sign-in.
+    const throttled = await client.post("/auth/reverify", { password: STRONG_PASSWORD });
+    expectProblem(throttled, 429, "rate_limited");
+    expect(Number(throttled.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await sessionRow(session.session.id)).reverifiedAt).toBeNull();
+  });
+});
+

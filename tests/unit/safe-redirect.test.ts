@@ -98,6 +98,9 @@ describe("linkBase", () => {
       expect(linkBase(plain, "ACME.localhost:4000")).toEqual({ origin: "https://acme.localhost:4000", publishableKey: null });
       expect(linkBase(plain, "gatehouse.example.net")).toEqual({ origin: "https://gatehouse.example.net", publishableKey: "pk_test_x" });
       expect(linkBase(plain, "evil.com")).toEqual({ origin: "https://gatehouse.example.net", publishableKey: "pk_test_x" });
+      // Review finding: the origin is the stored entry's, so a client-chosen port never reaches a link (nor breaks URL parsing).
+      expect(linkBase(plain, "auth.good.com:8443")).toEqual({ origin: "https://auth.good.com", publishableKey: null });
+      expect(linkBase(plain, "auth.good.com:99999")).toEqual({ origin: "https://auth.good.com", publishableKey: null });
       // No request (background work): the environment's first frontend host.
       expect(linkBase(plain, null)).toEqual({ origin: "https://auth.good.com", publishableKey: null });
     } finally {

@@ -118,7 +118,7 @@ export const da: Messages = {
   },
   confirmEmail: {
     title: "Bekræft din e-mailadresse",
-    lead: "Bekræft, at {email} er din, for at tilføje den til din konto hos {app}.",
+    lead: "Bekræft, at {email} er din, for at tilføje den til kontoen {account} hos {app}. Hvis det ikke er din konto, skal du ikke bekræfte.",
     submit: "Bekræft e-mailadresse",
     done: "Din e-mailadresse er bekræftet.",
     toAccount: "Gå til din konto",

@@ -120,7 +120,7 @@ export const en = {
   },
   confirmEmail: {
     title: "Verify your email address",
-    lead: "Confirm that {email} is yours to add it to your {app} account.",
+    lead: "Confirm that {email} is yours to add it to the {app} account {account}. If that is not your account, do not confirm.",
     submit: "Verify email address",
     done: "Your email address is verified.",
     toAccount: "Go to your account",

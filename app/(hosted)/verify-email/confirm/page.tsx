@@ -32,7 +32,7 @@ export default async function ConfirmEmailPage({ searchParams }: HostedPageProps
       <Card
         level={1}
         title={t.confirmEmail.title}
-        lead={pending ? <p>{format(t.confirmEmail.lead, { email: pending.email, app: branding.applicationName })}</p> : null}
+        lead={pending ? <p>{format(t.confirmEmail.lead, { email: pending.email, app: branding.applicationName, account: pending.account ?? "" })}</p> : null}
       >
         {pending && token ? <ConfirmEmailForm t={t} flow={flow} token={token} /> : <Alert tone="error">{t.confirmEmail.invalidLink}</Alert>}
       </Card>
