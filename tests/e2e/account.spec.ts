@@ -205,6 +205,9 @@ test("adding an address or signing out other devices after the recent-sign-in wi
   await expect(page).toHaveURL(/\/account\?(.*&)?reverify=1/);
   await expect(page.getByTestId("email-address").filter({ hasText: added })).toHaveCount(0);
 
+  // Back to the plain page first: the next refusal's redirect must change the URL, or
+  // the check below would pass before it lands and the form would re-render under us.
+  await page.goto("/account");
   await page.getByRole("button", { name: "Sign out everywhere else" }).click();
   await expect(page).toHaveURL(/\/account\?(.*&)?reverify=1/);
   await expect(page.getByTestId("session")).toHaveCount(2);
