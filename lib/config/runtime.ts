@@ -19,9 +19,17 @@ export function dataDir(): string {
  * of Gatehouse. Anything but a whole number counts as 0, the least trust (production
  * refuses to start with it: lib/config/production-checks.ts).
  */
+const parsedHops = { raw: undefined as string | undefined, hops: 0 };
+
 export function trustedProxyHops(): number {
-  const raw = process.env.TRUSTED_PROXY_HOPS?.trim() || "0";
-  return /^\d{1,2}$/.test(raw) ? Number(raw) : 0;
+  // Read on every request (client IP): parse once per value, not once per call.
+  const raw = process.env.TRUSTED_PROXY_HOPS;
+  if (raw !== parsedHops.raw) {
+    const trimmed = raw?.trim() || "0";
+    parsedHops.raw = raw;
+    parsedHops.hops = /^\d{1,2}$/.test(trimmed) ? Number(trimmed) : 0;
+  }
+  return parsedHops.hops;
 }
 
 export function databaseUrl(): string | undefined {

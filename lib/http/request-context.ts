@@ -25,8 +25,11 @@ export interface RequestContext {
   host: string | null;
   /** A browser navigating (Accept: text/html), not code asking for JSON: emailed links answer it with a page. */
   acceptsHtml: boolean;
-  /** SHA-256 of each session cookie presented (never the tokens themselves), for sign-out's ownership check. */
-  sessionCookieHashes: string[];
+  /**
+   * SHA-256 of each session cookie presented (never the tokens themselves), for
+   * sign-out's ownership check; computed on first read, as only sign-out needs it.
+   */
+  readonly sessionCookieHashes: string[];
 }
 
 export function requestContextOf(request: Request, requestId: string): RequestContext {
@@ -37,6 +40,8 @@ export function requestContextOf(request: Request, requestId: string): RequestCo
     origin: request.headers.get("origin"),
     host: requestHost(request),
     acceptsHtml: wantsHtml(request),
-    sessionCookieHashes: sessionCookieValues(request).filter(isSessionToken).map(sha256),
+    get sessionCookieHashes() {
+      return sessionCookieValues(request).filter(isSessionToken).map(sha256);
+    },
   };
 }

@@ -3,7 +3,7 @@ import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
 import { ipRateLimitKey } from "../http/client-ip";
 import type { RequestContext } from "../http/request-context";
-import { consumeRateLimit } from "./consume";
+import { consumeRateLimits } from "./consume";
 
 export type LimitedAction = "signUp" | "signIn" | "codeAttempts" | "emailSends";
 
@@ -30,7 +30,6 @@ export async function enforceRateLimit(
   const rule = rateLimits[action];
   const keys = [`${environment.id}:${action}:ip:${ipRateLimitKey(context.ip)}`];
   if (identifier) keys.push(`${environment.id}:${action}:id:${identifier.toLowerCase()}`);
-  let wait = 0;
-  for (const key of keys) wait = Math.max(wait, await consumeRateLimit(db, key, rule));
+  const wait = await consumeRateLimits(db, keys, rule);
   if (wait > 0) throw rateLimited(wait);
 }
