@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { environments } from "@/db/schema";
 import { seedDevelopmentEnvironment } from "@/lib/environments/dev-seed";
@@ -17,6 +17,11 @@ describe("seedDevelopmentEnvironment", () => {
     else process.env.DATA_DIR = saved.dataDir;
   });
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  // Open this file's database before DATA_DIR points elsewhere: under PGlite the
+  // database lives in DATA_DIR, and a first getDb() after the switch would open an empty one.
+  beforeAll(async () => {
+    await getDb().select({ id: environments.id }).from(environments).limit(1);
+  });
 
   it("regression: seeds nothing and returns no keys in production, even on an empty database", async () => {
     process.env.GATEHOUSE_MODE = "production";
