@@ -1,6 +1,7 @@
 import { publicUrl } from "../config/runtime";
 import { normalizeOrigin } from "../environments/allowed-origins";
 import type { EnvironmentContext } from "../environments/context";
+import { frontendHostOrigin } from "../environments/environment-links";
 import { AppError } from "../errors";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -14,13 +15,13 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 const CLIENT_VARY = "Origin, Host, X-Forwarded-Host, X-API-Key";
 
 /**
- * The origin a frontend host entry stands for: PUBLIC_URL's scheme (https in
- * production) and exactly the entry's host and port, the scheme's default port when
- * it names none. `acme.example.com` is `https://acme.example.com`, never
- * `http://acme.example.com` or `https://acme.example.com:8443`.
+ * The origin a frontend host entry stands for (lib/environments/environment-links.ts:
+ * PUBLIC_URL's scheme, the entry's host, PUBLIC_URL's port when the entry names none),
+ * compared whole: `acme.example.com` is never `http://acme.example.com` under an https
+ * PUBLIC_URL, nor another port. Links, redirects, the issuer and CORS share the rule.
  */
 function frontendOrigin(host: string): string | null {
-  return normalizeOrigin(`${new URL(publicUrl()).protocol}//${host}`);
+  return normalizeOrigin(frontendHostOrigin(host));
 }
 
 /**

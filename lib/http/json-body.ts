@@ -32,6 +32,26 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   return value;
 }
 
+/**
+ * A plain HTML form post (`application/x-www-form-urlencoded`), for the few
+ * operations a page without JavaScript posts to directly: the same size limit and
+ * string checks as JSON; every value a string. Undefined for an empty body.
+ */
+export async function readFormBody(request: Request): Promise<Record<string, string> | undefined> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  const text = await readLimitedText(request);
+  if (text.trim() === "") return undefined;
+  const value = Object.fromEntries(new URLSearchParams(text));
+  assertStorableStrings(value);
+  return value;
+}
+
+/** Whether a request's body is a plain HTML form post. */
+export function isFormPost(request: Request): boolean {
+  return /^application\/x-www-form-urlencoded\b/i.test(request.headers.get("content-type") ?? "");
+}
+
 function tooLarge(): AppError {
   return new AppError("payload_too_large", `The body exceeds ${MAX_BODY_BYTES} bytes.`);
 }

@@ -55,6 +55,11 @@ export interface Operation<
   params?: P;
   query?: Q;
   body?: B;
+  /**
+   * The body may also arrive as a plain HTML form post, from a hosted page that must
+   * work without JavaScript and cannot use a server action (a file download).
+   */
+  formBody?: true;
   response: { status: 200 | 201 | 204; description: string; schema?: R };
   /**
    * Cache-Control of a successful response; `no-store` when omitted, since most

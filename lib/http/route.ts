@@ -7,7 +7,7 @@ import { AppError } from "../errors";
 import { findActiveSession } from "../sessions/resolve-session";
 import { assertOriginAllowed, corsHeaders, preflightHeaders } from "./cors";
 import { mayRetryAfterFault, retryAfterPause, serviceUnavailableFor } from "./database-faults";
-import { readJsonBody } from "./json-body";
+import { isFormPost, readFormBody, readJsonBody } from "./json-body";
 import { logUnexpectedError } from "./log";
 import type { AuthLevel, Operation } from "./operation";
 import { endpoint, executeOperation, type Caller, type Endpoint, type OperationHandler } from "./pipeline";
@@ -67,7 +67,7 @@ export function route<P extends ZodOrNone, Q extends ZodOrNone, B extends ZodOrN
       if (CLIENT_LEVELS.has(operation.auth)) {
         for (const [name, value] of Object.entries(corsHeaders(request, caller.environment))) headers.set(name, value);
       }
-      const body = operation.body ? await readJsonBody(request) : undefined;
+      const body = !operation.body ? undefined : operation.formBody && isFormPost(request) ? await readFormBody(request) : await readJsonBody(request);
       const raw = { params: await routeContext.params, query: Object.fromEntries(new URL(request.url).searchParams), body };
       const result = await executeOperation(target, caller, raw, effects);
       response = jsonResponse(operation, result);

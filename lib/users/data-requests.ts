@@ -11,6 +11,8 @@ import { sendEmail } from "../email/send-email";
 import { findEnvironment, type EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
 import { enqueueJob } from "../jobs/enqueue-job";
+import type { RequestContext } from "../http/request-context";
+import { SeeOther } from "../http/see-other";
 import type { ActiveSession } from "../sessions/resolve-session";
 import { environmentUrl, linkBase } from "../environments/environment-links";
 import { buildDataExport } from "./build-data-export";
@@ -138,21 +140,41 @@ export async function markDataRequestFailed(db: Database, id: string): Promise<v
  * The emailed link: hands out the export once. The row is locked, checked and
  * wiped in one transaction, so a second click (or a concurrent one) gets 400.
  */
+function liveExport(environment: EnvironmentContext, id: string, token: string) {
+  return and(
+    eq(dataRequests.id, id),
+    eq(dataRequests.environmentId, environment.id),
+    eq(dataRequests.status, "ready"),
+    eq(dataRequests.downloadTokenHash, sha256(token)),
+    gt(dataRequests.expiresAt, new Date()),
+  );
+}
+
+function deadLink(): AppError {
+  return new AppError("invalid_code", "The download link is wrong, used or expired; request a new copy.");
+}
+
+/** The export a live link would download (its expiry), or null; reads only. */
+export async function findLiveDataExport(db: Database, environment: EnvironmentContext, id: string, token: string): Promise<{ expiresAt: Date } | null> {
+  const [row] = await db.select({ expiresAt: dataRequests.expiresAt }).from(dataRequests).where(liveExport(environment, id, token)).limit(1);
+  return row?.expiresAt ? { expiresAt: row.expiresAt } : null;
+}
+
+/**
+ * Opening the emailed link (GET) hands nothing out: a mail scanner's pre-fetch would
+ * otherwise take the one download. A browser is sent, on the host it came in on, to
+ * the hosted page whose button downloads with a POST; code learns the link is live.
+ */
+export async function openDataExportLink(db: Database, environment: EnvironmentContext, id: string, token: string, context: RequestContext) {
+  const row = await findLiveDataExport(db, environment, id, token);
+  if (!row) throw deadLink();
+  if (context.acceptsHtml) return new SeeOther(environmentUrl(linkBase(environment, context.host), "/account/data-export", { id, token }));
+  return { status: "ready" as const, expiresAt: row.expiresAt.toISOString() };
+}
+
 export async function downloadDataExport(db: Database, environment: EnvironmentContext, id: string, token: string) {
   const sealed = await db.transaction(async (tx) => {
-    const [row] = await tx
-      .select()
-      .from(dataRequests)
-      .where(
-        and(
-          eq(dataRequests.id, id),
-          eq(dataRequests.environmentId, environment.id),
-          eq(dataRequests.status, "ready"),
-          eq(dataRequests.downloadTokenHash, sha256(token)),
-          gt(dataRequests.expiresAt, new Date()),
-        ),
-      )
-      .for("update");
+    const [row] = await tx.select().from(dataRequests).where(liveExport(environment, id, token)).for("update");
     if (!row?.exportSealed) return null;
     await tx
       .update(dataRequests)
@@ -160,6 +182,6 @@ export async function downloadDataExport(db: Database, environment: EnvironmentC
       .where(eq(dataRequests.id, id));
     return row.exportSealed;
   });
-  if (!sealed) throw new AppError("invalid_code", "The download link is wrong, used or expired; request a new copy.");
+  if (!sealed) throw deadLink();
   return JSON.parse(await unseal(sealed)) as Record<string, unknown>;
 }

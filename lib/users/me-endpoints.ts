@@ -3,18 +3,20 @@ import { changePassword, passwordStatus } from "../auth/change-password";
 import { endpoint } from "../http/pipeline";
 import { listMySessions, revokeMySession, revokeOtherSessions } from "../sessions/my-sessions";
 import { confirmAccountDeletion, requestAccountDeletion } from "./account-deletion";
-import { listDataRequests, requestDataExport } from "./data-requests";
+import { downloadDataExport, listDataRequests, openDataExportLink, requestDataExport } from "./data-requests";
 import { addEmailAddress, listEmailAddresses, promoteEmailAddress, removeEmailAddress, resendEmailAddressVerification } from "./email-addresses";
 import { openVerificationLink, resendVerificationEmail, verifyEmailLink } from "./email-verification";
 import {
   addEmailAddressOperation,
   changePasswordOperation,
   confirmDeletionOperation,
+  downloadDataExportOperation,
   getMeOperation,
   getPasswordStatusOperation,
   listDataRequestsOperation,
   listEmailAddressesOperation,
   listMySessionsOperation,
+  openDataExportLinkOperation,
   promoteEmailAddressOperation,
   removeEmailAddressOperation,
   requestDataExportOperation,
@@ -91,6 +93,15 @@ export const confirmDeletionEndpoint = endpoint(confirmDeletionOperation, async 
   const result = await confirmAccountDeletion(getDb(), environment, body.token, context);
   effects.clearSession();
   return result;
+});
+
+export const openDataExportLinkEndpoint = endpoint(openDataExportLinkOperation, ({ environment, params, query, context }) =>
+  openDataExportLink(getDb(), environment, params.dataRequestId, query.token, context),
+);
+
+export const downloadDataExportEndpoint = endpoint(downloadDataExportOperation, async ({ environment, params, body, effects }) => {
+  effects.headers.set("content-disposition", `attachment; filename="data-export-${params.dataRequestId}.json"`);
+  return downloadDataExport(getDb(), environment, params.dataRequestId, body.token);
 });
 
 export const listDataRequestsEndpoint = endpoint(listDataRequestsOperation, ({ session }) => listDataRequests(getDb(), session));

@@ -279,16 +279,40 @@ export const requestDataExportOperation = defineOperation({
   errors: [...SESSION_ERRORS, "rate_limited"],
 });
 
-export const downloadDataExportOperation = defineOperation({
-  operationId: "downloadDataExport",
+const exportParams = z.object({ dataRequestId: z.uuid("must be a UUID") });
+const exportToken = z.string().min(1).max(200);
+
+export const openDataExportLinkOperation = defineOperation({
+  operationId: "openDataExportLink",
   method: "get",
   path: "/_svc/users/me/data-requests/{dataRequestId}/download",
-  summary: "Download the export (emailed link)",
-  description: "Works once: the export is wiped from the server when handed out. The token is the credential.",
+  summary: "The emailed download link",
+  description:
+    "Changes nothing: mail scanners and link previews fetch links too, and the download works once. Code gets what the link would download; a browser (Accept: text/html) is sent with 303 to the hosted page whose button downloads (POST).",
   tags: DATA_TAGS,
   auth: "publishableKey",
-  params: z.object({ dataRequestId: z.uuid("must be a UUID") }),
-  query: z.object({ token: z.string().min(1).max(200) }),
-  response: { status: 200, description: "The export (JSON attachment).", schema: z.record(z.string(), z.unknown()).meta({ id: "DataExport" }) },
+  params: exportParams,
+  query: z.object({ token: exportToken }),
+  response: {
+    status: 200,
+    description: "The export is ready to download.",
+    schema: z.object({ status: z.literal("ready"), expiresAt: z.iso.datetime() }).meta({ id: "DataExportReady" }),
+  },
   errors: ["environment_not_found", "invalid_request", "invalid_code"],
+});
+
+export const downloadDataExportOperation = defineOperation({
+  operationId: "downloadDataExport",
+  method: "post",
+  path: "/_svc/users/me/data-requests/{dataRequestId}/download",
+  summary: "Download the export",
+  description:
+    "Works once: the export is wiped from the server when handed out. The emailed token is the credential. The body may be JSON or a plain form post (the hosted page works without JavaScript).",
+  tags: DATA_TAGS,
+  auth: "publishableKey",
+  params: exportParams,
+  body: z.strictObject({ token: exportToken }).meta({ id: "DownloadDataExportRequest" }),
+  formBody: true,
+  response: { status: 200, description: "The export (JSON attachment).", schema: z.record(z.string(), z.unknown()).meta({ id: "DataExport" }) },
+  errors: ["environment_not_found", "origin_not_allowed", "invalid_request", "invalid_code"],
 });

@@ -37,7 +37,19 @@ describe("data requests", () => {
     const mail = await latestEmail(email);
     expect(mail.template).toBe("data_export_ready");
     const link = new URL(/https?:\/\/\S+\/download\?token=\S+/.exec(mail.text)?.[0] ?? "");
-    const download = await call("GET", `${link.pathname}${link.search}`, { headers: { host: link.host } });
+    const token = link.searchParams.get("token") ?? "";
+    // Regression (review): opening the link used up the one download, so a mail scanner's
+    // pre-fetch took it. Now GET changes nothing, for code and for browsers.
+    const peeked = await call("GET", `${link.pathname}${link.search}`, { headers: { host: link.host } });
+    expect(peeked.body).toMatchObject({ status: "ready" });
+    const browsed = await call("GET", `${link.pathname}${link.search}`, { headers: { host: link.host, accept: "text/html" } });
+    expect(browsed.status).toBe(303);
+    const page = new URL(browsed.headers.get("location") ?? "");
+    expect(`${page.host}${page.pathname}`).toBe(`${link.host}/account/data-export`);
+    expect(page.searchParams.get("token")).toBe(token);
+    expect((await client.get("/users/me/data-requests")).body.items[0].status).toBe("ready");
+
+    const download = await call("POST", link.pathname, { headers: { host: link.host }, body: { token } });
     expect(download.status).toBe(200);
     expect(download.headers.get("content-disposition")).toContain("attachment");
     expect(download.body).toMatchObject({
@@ -49,10 +61,30 @@ describe("data requests", () => {
     expect(download.text).not.toContain("riskScore");
     expect(download.text).not.toMatch(/argon2|passwordHash|tokenHash|token_hash/);
 
-    const again = await call("GET", `${link.pathname}${link.search}`, { headers: { host: link.host } });
+    const again = await call("POST", link.pathname, { headers: { host: link.host }, body: { token } });
     expect(again.status).toBe(400);
     expect(again.body.code).toBe("invalid_code");
+    expect((await call("GET", `${link.pathname}${link.search}`, { headers: { host: link.host } })).body.code).toBe("invalid_code");
     expect((await client.get("/users/me/data-requests")).body.items[0].status).toBe("downloaded");
+  });
+
+  it("the hosted page's plain form post (no JavaScript) downloads the export once", async () => {
+    const { publishableKey } = await newEnvironment();
+    const email = uniqueEmail();
+    const { client } = await signedUpClient(publishableKey, email, STRONG_PASSWORD);
+    await client.post("/users/me/data-requests");
+    await runDueJobs(getDb());
+    const link = new URL(/https?:\/\/\S+\/download\?token=\S+/.exec((await latestEmail(email)).text)?.[0] ?? "");
+    const form = new URLSearchParams({ token: link.searchParams.get("token") ?? "" }).toString();
+    const headers = { host: link.host, origin: `${link.protocol}//${link.host}`, "content-type": "application/x-www-form-urlencoded" };
+    const download = await call("POST", link.pathname, { headers, rawBody: form });
+    expect(download.status).toBe(200);
+    expect(download.headers.get("content-disposition")).toContain("attachment");
+    expect(download.body).toMatchObject({ user: { email } });
+    expect((await call("POST", link.pathname, { headers, rawBody: form })).body.code).toBe("invalid_code");
+    // A form post from a foreign site is refused like any other cross-site write.
+    const foreign = await call("POST", link.pathname, { headers: { ...headers, origin: "https://evil.example" }, rawBody: form });
+    expect(foreign.body.code).toBe("origin_not_allowed");
   });
 
   it("a wrong token, another id or another environment gets nothing", async () => {

@@ -5,6 +5,7 @@ import { getDb } from "@/db/client";
 import { jwtTemplates, users } from "@/db/schema";
 import { call, type ApiResponse } from "../helpers/api";
 import { newEnvironment, openSession } from "../helpers/fixtures";
+import { frontendHostOrigin } from "@/lib/environments/environment-links";
 
 type Environment = Awaited<ReturnType<typeof newEnvironment>>;
 
@@ -242,7 +243,8 @@ describe("POST /_svc/auth/token/{templateName}", () => {
       unsafeMetadata: { theme: "dark" },
       privateMetadata: { stripeSecret: "sk_live_SUPER_SECRET" },
     });
-    const origin = `http://${env.frontendHost}`;
+    // The frontend host's own origin: PUBLIC_URL's scheme, and its port when the host names none.
+    const origin = frontendHostOrigin(env.frontendHost);
     const res = await mint(env, "app", token, { origin });
     expect(res.status, res.text).toBe(200);
     expect(res.headers.get("cache-control")).toBe("no-store");

@@ -14,6 +14,7 @@ import { getDb } from "@/db/client";
 import { sessions, signingKeys, users } from "@/db/schema";
 import { call, type ApiResponse, type ServerApi } from "../helpers/api";
 import { newEnvironment, openSession } from "../helpers/fixtures";
+import { frontendHostOrigin } from "@/lib/environments/environment-links";
 
 type Environment = Awaited<ReturnType<typeof newEnvironment>>;
 
@@ -168,7 +169,8 @@ describe("POST /_svc/auth/token", () => {
   it("sets azp to the request's Origin when the browser sends one", async () => {
     const env = await newEnvironment();
     const { token } = await signedIn(env);
-    const origin = `http://${env.frontendHost}`;
+    // The frontend host's own origin: PUBLIC_URL's scheme, and its port when the host names none.
+    const origin = frontendHostOrigin(env.frontendHost);
     const res = await refresh(env, token, { origin });
     expect(res.status, res.text).toBe(200);
     expect(res.headers.get("access-control-allow-origin")).toBe(origin);

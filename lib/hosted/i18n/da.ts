@@ -212,6 +212,12 @@ export const da: Messages = {
       wrong: "Adgangskoden er forkert.",
     },
   },
+  dataExport: {
+    title: "Hent dine data",
+    lead: "Din kopi af de data, {app} har om dig, er klar. Den kan hentes én gang.",
+    submit: "Hent mine data",
+    deadLink: "Linket er udløbet eller allerede brugt. Bed om en ny kopi på siden med din konto.",
+  },
   deleteConfirm: {
     title: "Vil du slette din konto?",
     lead: "Din konto hos {app} bliver slettet permanent, og du bliver logget ud alle steder.",

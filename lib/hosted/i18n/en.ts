@@ -214,6 +214,12 @@ export const en = {
       wrong: "The password is wrong.",
     },
   },
+  dataExport: {
+    title: "Download your data",
+    lead: "Your copy of the data {app} holds about you is ready. It can be downloaded once.",
+    submit: "Download my data",
+    deadLink: "This link has expired or has already been used. Request a new copy on your account page.",
+  },
   deleteConfirm: {
     title: "Delete your account?",
     lead: "This permanently deletes your {app} account and signs you out everywhere.",

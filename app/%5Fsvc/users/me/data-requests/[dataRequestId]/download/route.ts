@@ -1,14 +1,12 @@
-import { getDb } from "@/db/client";
 import { unsupportedMethods } from "@/lib/http/method-not-allowed";
-import { clientRoute } from "@/lib/http/route";
-import { downloadDataExport } from "@/lib/users/data-requests";
-import { downloadDataExportOperation } from "@/lib/users/me-operations";
+import { route } from "@/lib/http/route";
+import { downloadDataExportEndpoint, openDataExportLinkEndpoint } from "@/lib/users/me-endpoints";
 
-// GET /_svc/users/me/data-requests/{id}/download?token= — the emailed single-use download
-export const GET = clientRoute(downloadDataExportOperation, async ({ environment, params, query, effects }) => {
-  effects.headers.set("content-disposition", `attachment; filename="data-export-${params.dataRequestId}.json"`);
-  return downloadDataExport(getDb(), environment, params.dataRequestId, query.token);
-});
+// GET /_svc/users/me/data-requests/{id}/download?token= — the emailed link: changes nothing (browsers land on the download page)
+export const GET = route(openDataExportLinkEndpoint);
+
+// POST /_svc/users/me/data-requests/{id}/download {token} — the download itself, once (JSON or a plain form post)
+export const POST = route(downloadDataExportEndpoint);
 
 // Any other method — 405 problem+json with Allow
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = unsupportedMethods({ GET });
+export const { PUT, PATCH, DELETE, OPTIONS } = unsupportedMethods({ GET, POST });
