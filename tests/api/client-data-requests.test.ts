@@ -1,4 +1,3 @@
-import net from "node:net";
 import { eq, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
@@ -6,6 +5,7 @@ import { jobs } from "@/db/schema";
 import { backoffSeconds, runDueJobs } from "@/lib/jobs/run-due-jobs";
 import { call } from "../helpers/api";
 import { latestEmail, signedUpClient } from "../helpers/client";
+import { deadPort } from "../helpers/dead-port";
 import { newEnvironment, STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
 
 describe("data requests", () => {
@@ -163,12 +163,3 @@ describe("data requests", () => {
     });
   });
 });
-
-/** A local port with nothing listening: connections are refused at once. */
-async function deadPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}

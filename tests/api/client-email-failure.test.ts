@@ -1,20 +1,11 @@
 import { eq } from "drizzle-orm";
-import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { emailAddresses, oneTimeCodes } from "@/db/schema";
 import { expectProblem } from "../helpers/api";
 import { clientApi, codeIn, latestEmail, signedUpClient } from "../helpers/client";
+import { deadPort } from "../helpers/dead-port";
 import { newEnvironment, STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
-
-/** A local port with nothing listening: connections are refused at once. */
-async function deadPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe("email transport down", () => {
   afterEach(() => {
