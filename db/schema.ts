@@ -1,5 +1,7 @@
 import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import {
+  bigint,
+  boolean,
   index,
   integer,
   jsonb,
@@ -260,8 +262,10 @@ export const events = pgTable(
 );
 
 /**
- * One-time secrets sent by email: sign-up codes, password-reset codes, verification
- * and deletion links. Only hashes are stored; consumption is one conditional UPDATE.
+ * One-time secrets: sign-up codes, password-reset codes, verification and deletion
+ * links sent by email, and the mfaToken of a sign-in that still owes its second
+ * factor (or its enrollment). Only hashes are stored; consumption is one
+ * conditional UPDATE.
  */
 export const oneTimeCodes = pgTable(
   "one_time_codes",
@@ -269,7 +273,7 @@ export const oneTimeCodes = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     environmentId: environmentIdColumn(),
     purpose: text("purpose", {
-      enum: ["sign_up", "password_reset", "email_verification", "account_deletion"],
+      enum: ["sign_up", "password_reset", "email_verification", "account_deletion", "mfa_challenge"],
     }).notNull(),
     /** SHA-256 of the opaque token the client or link holds. */
     tokenHash: text("token_hash").notNull(),
@@ -412,4 +416,89 @@ export const jobs = pgTable(
     uniqueIndex("jobs_singleton_idx").on(t.singletonKey).where(sql`finished_at is null`),
     index("jobs_finished_idx").on(t.finishedAt).where(sql`finished_at is not null`),
   ],
+);
+
+/**
+ * A user's authenticator app (RFC 6238): at most one per user. The secret is sealed
+ * under the master key. `confirmedAt` is null while enrollment waits for the first
+ * code; only a confirmed factor turns MFA on. `lastUsedStep` is the highest time
+ * step accepted so far: a code is accepted only for a later step, which makes each
+ * code single-use, also under concurrency (one conditional UPDATE wins).
+ */
+export const totpFactors = pgTable("totp_factors", {
+  userId: uuid("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  environmentId: environmentIdColumn(),
+  secretSealed: text("secret_sealed").notNull(),
+  confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+  lastUsedStep: bigint("last_used_step", { mode: "number" }),
+  createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
+});
+
+/**
+ * Recovery codes: high-entropy, shown once, stored as HMACs under a key derived from
+ * the master secret. A regeneration deletes the old set; a use stamps `usedAt` with
+ * one conditional UPDATE.
+ */
+export const recoveryCodes = pgTable(
+  "recovery_codes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    environmentId: environmentIdColumn(),
+    userId: userIdColumn(),
+    codeHash: text("code_hash").notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("recovery_codes_user_code_idx").on(t.userId, t.codeHash)],
+);
+
+/**
+ * WebAuthn credentials (passkeys). `credentialId` and `publicKey` are base64url.
+ * The signature counter only moves forward; the backup flags come from the last
+ * authenticator data seen.
+ */
+export const passkeys = pgTable(
+  "passkeys",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    environmentId: environmentIdColumn(),
+    userId: userIdColumn(),
+    credentialId: text("credential_id").notNull(),
+    publicKey: text("public_key").notNull(),
+    counter: bigint("counter", { mode: "number" }).notNull().default(0),
+    transports: text("transports").array().notNull().default(sql`'{}'::text[]`),
+    deviceType: text("device_type", { enum: ["singleDevice", "multiDevice"] }).notNull(),
+    backedUp: boolean("backed_up").notNull().default(false),
+    aaguid: text("aaguid"),
+    name: text("name").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("passkeys_credential_idx").on(t.environmentId, t.credentialId),
+    index("passkeys_user_idx").on(t.userId, t.createdAt),
+  ],
+);
+
+/**
+ * WebAuthn challenges, single-use and short-lived. Stored as SHA-256 of the
+ * challenge; a ceremony's response is accepted only while its row is live, and
+ * consuming the row is one conditional UPDATE.
+ */
+export const webauthnChallenges = pgTable(
+  "webauthn_challenges",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    environmentId: environmentIdColumn(),
+    /** Null for a discoverable sign-in, where nobody is known yet. */
+    userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
+    purpose: text("purpose", { enum: ["registration", "authentication", "second_factor", "reverification"] }).notNull(),
+    challengeHash: text("challenge_hash").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    consumedAt: timestamp("consumed_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("webauthn_challenges_hash_idx").on(t.challengeHash), index("webauthn_challenges_expiry_idx").on(t.expiresAt)],
 );

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { ErrorCode } from "../errors";
 import type { LimitedAction } from "../rate-limit/enforce";
+import type { GateKey } from "../sessions/gates";
 
 /**
  * Who may call an operation (CONTRACT §2, STYLE rule 2), checked in one place
@@ -51,6 +52,12 @@ export interface Operation<
   description?: string;
   tags: string[];
   auth: A;
+  /**
+   * The gate this operation clears: a PENDING session whose open gates include it
+   * may call the operation at its `session` or `sensitiveSession` level (enrolling a
+   * factor clears MFA_ENROLLMENT and is still a sensitive change).
+   */
+  clearsGate?: GateKey;
   rateLimits?: RateLimitRule[];
   params?: P;
   query?: Q;

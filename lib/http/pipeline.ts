@@ -5,7 +5,7 @@ import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
 import { enforceRateLimit } from "../rate-limit/enforce";
 import { authorizeSession } from "../sessions/authorize-session";
-import type { SessionState } from "../sessions/gates";
+import type { GateKey, SessionState } from "../sessions/gates";
 import type { ActiveSession } from "../sessions/resolve-session";
 import type { AuthLevel, Infer, Operation, SessionLevel } from "./operation";
 import type { RequestContext } from "./request-context";
@@ -85,7 +85,7 @@ function requireEnvironment(caller: Caller): EnvironmentContext {
 }
 
 /** Applies the auth level to the caller: the facts the handler may rely on, or the error that stops it. */
-async function authorize(level: AuthLevel, caller: Caller): Promise<Record<string, unknown>> {
+async function authorize(level: AuthLevel, caller: Caller, clearsGate?: GateKey): Promise<Record<string, unknown>> {
   const { requestId } = caller.context;
   switch (level) {
     case "none":
@@ -101,7 +101,7 @@ async function authorize(level: AuthLevel, caller: Caller): Promise<Record<strin
     case "session":
     case "sensitiveSession": {
       const environment = requireEnvironment(caller);
-      const sessionState = await authorizeSession(getDb(), environment, caller.session, level);
+      const sessionState = await authorizeSession(getDb(), environment, caller.session, level, clearsGate);
       // authorizeSession has refused a missing session.
       const session = caller.session as ActiveSession;
       return { environment, session, sessionState, actor: { type: "user", id: session.user.id, requestId } satisfies Actor };
@@ -128,7 +128,7 @@ export async function executeOperation<P extends ZodOrNone, Q extends ZodOrNone,
   effects: ResponseEffects,
 ): Promise<Infer<R> | SeeOther> {
   const { operation } = target;
-  const granted = await authorize(operation.auth, caller);
+  const granted = await authorize(operation.auth, caller, operation.clearsGate);
   const params = parse(operation.params, raw.params ?? {}, "path");
   const query = parse(operation.query, raw.query ?? {}, "query");
   // Only an absent body means "no fields"; a JSON `null` is a wrong type like any other.

@@ -2,7 +2,7 @@ import type { Database } from "@/db/client";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
 import type { SessionLevel } from "../http/operation";
-import { sessionState, type SessionState } from "./gates";
+import { sessionState, type GateKey, type SessionState } from "./gates";
 import { assertRecentlyVerified } from "./reverification";
 import type { ActiveSession } from "./resolve-session";
 
@@ -11,17 +11,20 @@ import type { ActiveSession } from "./resolve-session";
  * API and the hosted pages alike. A PENDING session (a gate still open: consent,
  * email verification, later second-factor enrollment) exists only to clear its
  * gate: anything else answers 403 session_pending naming the gate, so no path
- * reaches an active session's powers past a gate.
+ * reaches an active session's powers past a gate. An operation that clears a
+ * gate (`clearsGate`) is open to a session held by exactly that gate.
  */
 export async function authorizeSession(
   db: Database,
   environment: EnvironmentContext,
   current: ActiveSession | null,
   level: SessionLevel,
+  clearsGate?: GateKey,
 ): Promise<SessionState> {
   if (!current) throw new AppError("unauthorized", "Sign in first: no valid session for this environment.");
   const state = await sessionState(db, environment, current.user, current.session.id);
-  if (level !== "pendingSession" && state.status === "PENDING") throw sessionPending(state);
+  const mayClear = clearsGate !== undefined && state.gates.some((gate) => gate.key === clearsGate);
+  if (level !== "pendingSession" && state.status === "PENDING" && !mayClear) throw sessionPending(state);
   if (level === "sensitiveSession") assertRecentlyVerified(environment, current);
   return state;
 }

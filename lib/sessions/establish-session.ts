@@ -7,6 +7,8 @@ import type { EnvironmentContext } from "../environments/context";
 import type { RequestContext } from "../http/request-context";
 import { mintAccessToken, type MintedToken } from "../tokens/access-token";
 import type { UserRow } from "../users/serialize";
+import { issueMfaToken } from "../mfa/mfa-tokens";
+import { dueSecondFactors, hasAnyFactor, readUserFactors } from "../mfa/user-factors";
 import { sessionState, type SessionState } from "./gates";
 import type { SessionRow } from "./serialize";
 
@@ -43,8 +45,7 @@ export interface SessionGrant {
  * - `pending_gates`: a PENDING session that may only clear its gates (consent,
  *   email verification) — it gets no access token;
  * - `second_factor_required` / `enrollment_required`: no session yet; the
- *   caller answers with the challenge token, never a cookie. Nothing produces
- *   them until second factors can be enrolled; every caller already handles them.
+ *   caller answers with the challenge token (mfaToken), never a cookie.
  */
 export type Establishment =
   | { kind: "session"; grant: SessionGrant }
@@ -55,6 +56,32 @@ export type Establishment =
 export interface Proof {
   /** The methods proven for this sign-in, first factor first. */
   methods: AuthMethod[];
+}
+
+/**
+ * Whether a sign-in with these methods still owes a second factor or its
+ * enrollment (CONTRACT §3). A proof that already holds a second factor (a passkey
+ * sign-in, a redeemed mfaToken) owes nothing, and an impersonation is the
+ * operator's act, not the user's sign-in. Costs one query only for the others.
+ */
+async function owedFactor(
+  db: Database,
+  environment: EnvironmentContext,
+  user: UserRow,
+  proof: Proof,
+): Promise<Establishment | null> {
+  if (proof.methods.some((method) => SECOND_FACTOR_METHODS.has(method) || method === "impersonation")) return null;
+  const factors = await readUserFactors(db, user.id);
+  const due = dueSecondFactors(environment, factors);
+  if (due.length > 0) {
+    const mfaToken = await issueMfaToken(db, environment, user, { kind: "second_factor", methods: proof.methods });
+    return { kind: "second_factor_required", user, mfaToken, factors: due };
+  }
+  if (environment.settings.mfa.required && !hasAnyFactor(factors)) {
+    const mfaToken = await issueMfaToken(db, environment, user, { kind: "enrollment", methods: proof.methods });
+    return { kind: "enrollment_required", user, mfaToken };
+  }
+  return null;
 }
 
 export function assuranceLevel(methods: readonly AuthMethod[]): 1 | 2 {
@@ -77,6 +104,8 @@ export async function establishSession(
   proof: Proof,
   context: RequestContext,
 ): Promise<Establishment> {
+  const owed = await owedFactor(db, environment, user, proof);
+  if (owed) return owed;
   const token = randomToken(32);
   const now = new Date();
   const session: SessionRow = {

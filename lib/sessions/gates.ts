@@ -2,9 +2,10 @@ import { z } from "zod";
 import type { Database } from "@/db/client";
 import type { EnvironmentContext } from "../environments/context";
 import { hasAcceptedCurrentDocuments } from "../legal/legal-acceptance";
+import { hasAnyFactor, readUserFactors } from "../mfa/user-factors";
 import type { UserRow } from "../users/serialize";
 
-export const GATE_KEYS = ["LEGAL_ACCEPTANCE", "EMAIL_VERIFICATION"] as const;
+export const GATE_KEYS = ["LEGAL_ACCEPTANCE", "EMAIL_VERIFICATION", "MFA_ENROLLMENT"] as const;
 export type GateKey = (typeof GATE_KEYS)[number];
 
 const gateSchema = z.object({ key: z.enum(GATE_KEYS) }).meta({ id: "Gate" });
@@ -28,6 +29,11 @@ export async function openGates(db: Database, environment: EnvironmentContext, u
   }
   if (environment.settings.signUp.requireEmailVerification && user.email && !user.emailVerifiedAt) {
     gates.push("EMAIL_VERIFICATION");
+  }
+  // A session that predates `mfa.required` (or a factor's removal by an operator)
+  // stays PENDING until its user enrolls a factor.
+  if (environment.settings.mfa.required && !hasAnyFactor(await readUserFactors(db, user.id))) {
+    gates.push("MFA_ENROLLMENT");
   }
   return gates;
 }

@@ -6,6 +6,7 @@ import { recordEvent, type Actor } from "../audit/record-event";
 import { verifyFactor } from "../auth/factors";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
+import type { AuthMethod } from "./establish-session";
 import type { ActiveSession } from "./resolve-session";
 
 /**
@@ -34,6 +35,14 @@ export function assertRecentlyVerified(environment: EnvironmentContext, current:
 /** Proves a factor again inside an existing session, opening the window for sensitive operations. */
 export async function reverifySession(db: Database, environment: EnvironmentContext, current: ActiveSession, proof: FactorProof, actor: Actor) {
   const method = await verifyFactor(db, environment, current.user, proof);
+  return markReverified(db, environment, current, method, actor);
+}
+
+/**
+ * Opens the reverification window after a factor was proven: by `reverifySession`,
+ * or by a ceremony with its own endpoints (a passkey assertion).
+ */
+export async function markReverified(db: Database, environment: EnvironmentContext, current: ActiveSession, method: AuthMethod, actor: Actor) {
   const now = new Date();
   await db.transaction(async (tx) => {
     await tx

@@ -1,0 +1,44 @@
+import { sql } from "drizzle-orm";
+import { queryRows, type Database } from "@/db/client";
+import type { EnvironmentContext } from "../environments/context";
+import type { SecondFactor } from "../sessions/establish-session";
+
+/** What a user can prove beyond their first factor, read in one round trip. */
+export interface UserFactors {
+  /** A confirmed authenticator app: this is what "MFA enabled" means. */
+  totp: boolean;
+  passkeys: number;
+  recoveryCodesLeft: number;
+}
+
+export async function readUserFactors(db: Database, userId: string): Promise<UserFactors> {
+  const rows = await queryRows<{ totp: boolean; passkeys: number; recovery_codes_left: number }>(
+    db,
+    sql`
+    select exists (select 1 from totp_factors where user_id = ${userId} and confirmed_at is not null) as totp,
+           (select count(*)::int from passkeys where user_id = ${userId}) as passkeys,
+           (select count(*)::int from recovery_codes where user_id = ${userId} and used_at is null) as recovery_codes_left`,
+  );
+  const row = rows[0];
+  return { totp: Boolean(row?.totp), passkeys: Number(row?.passkeys ?? 0), recoveryCodesLeft: Number(row?.recovery_codes_left ?? 0) };
+}
+
+/** Whether the user has any second factor at all (an enforced-MFA environment asks for one). */
+export function hasAnyFactor(factors: UserFactors): boolean {
+  return factors.totp || factors.passkeys > 0;
+}
+
+/**
+ * The second factors a sign-in must ask for, in the order to offer them; empty when
+ * none is due. MFA is on when the user confirmed an authenticator app; a passkey then
+ * also answers the challenge. In an environment that requires MFA a passkey alone is
+ * the user's factor. Recovery codes stand in for the app, never for a passkey-only user.
+ */
+export function dueSecondFactors(environment: EnvironmentContext, factors: UserFactors): SecondFactor[] {
+  if (!factors.totp && !(environment.settings.mfa.required && factors.passkeys > 0)) return [];
+  const due: SecondFactor[] = [];
+  if (factors.totp) due.push("totp");
+  if (factors.totp && factors.recoveryCodesLeft > 0) due.push("recovery_code");
+  if (factors.passkeys > 0) due.push("passkey");
+  return due;
+}
