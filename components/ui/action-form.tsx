@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState, useEffect, useRef, type ReactNode } from "react";
-import { IDLE_STATE, type FormAction } from "@/lib/hosted/form-state";
+import { IDLE_STATE, type FormAction, type FormState } from "@/lib/hosted/form-state";
 import { FormContext } from "./form-context";
 import styles from "./form.module.css";
 
@@ -9,7 +9,8 @@ interface ActionFormProps {
   action: FormAction;
   /** Hidden inputs, e.g. pk and redirect_url. */
   hidden?: Record<string, string>;
-  children: ReactNode;
+  /** The fields; a function of the last answer for a form whose steps follow its answers (e.g. set up, then confirm). */
+  children: ReactNode | ((state: FormState) => ReactNode);
   /** Replaces the form's fields once the action succeeds (e.g. "your account is deleted"). */
   successContent?: ReactNode;
   className?: string;
@@ -39,7 +40,7 @@ export function ActionForm({ action, hidden = {}, children, successContent, clas
         {Object.entries(hidden).map(([name, value]) => (
           <input key={name} type="hidden" name={name} value={value} />
         ))}
-        {state.status === "success" && successContent ? successContent : children}
+        {state.status === "success" && successContent ? successContent : typeof children === "function" ? children(state) : children}
       </form>
     </FormContext>
   );

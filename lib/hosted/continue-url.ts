@@ -7,6 +7,7 @@ import type { LinkBase } from "../environments/environment-links";
 import { safeRedirect } from "../http/safe-redirect";
 import { sessionState, type SessionState } from "../sessions/gates";
 import type { ActiveSession } from "../sessions/resolve-session";
+import { forgetMfaFlow, rememberMfaFlow } from "./flow-cookies";
 import { hostedHref, type HostedFlow } from "./hosted-flow";
 
 /** Hosted pages that need the pk parameter to find their environment again. */
@@ -56,6 +57,8 @@ export function nextStepUrl(target: FlowTarget, state: SessionState): string {
       return hostedHref("/consent", target.flow);
     case "EMAIL_VERIFICATION":
       return hostedHref("/verify-email", target.flow);
+    case "MFA_ENROLLMENT":
+      return hostedHref("/mfa-enrollment", target.flow);
     default:
       return finalRedirectUrl(target);
   }
@@ -75,15 +78,27 @@ export function backToAppUrl(target: FlowTarget): string | null {
 }
 
 /**
- * Where a hosted sign-in, sign-up or reset goes once the operation answered: with a
- * session, its next gate or the final redirect. A second-factor or enrollment
- * challenge has no hosted page before second factors exist (nothing produces one
- * yet), so it fails loudly rather than pass the challenge by.
+ * Where a hosted sign-in, sign-up, reset or second factor goes once the operation
+ * answered: with a session, its next gate or the final redirect; owing a second
+ * factor or its enrollment, that page, with the mfaToken kept in an HttpOnly
+ * cookie (never the URL).
  */
-export function continueAfterSignIn(
+export async function continueAfterSignIn(
   result: z.output<typeof sessionEstablishedSchema>,
-  target: FlowTarget,
-): never {
-  if ("session" in result) redirect(nextStepUrl(target, result.session));
-  throw new Error(`hosted sign-in answered ${result.status}, which has no hosted page`);
+  target: FlowTarget & { request: Request },
+): Promise<never> {
+  if ("session" in result) {
+    // A challenge left over from an earlier attempt must not outlive the sign-in.
+    await forgetMfaFlow();
+    redirect(nextStepUrl(target, result.session));
+  }
+  const environmentId = target.environment.id;
+  switch (result.status) {
+    case "needs_second_factor":
+      await rememberMfaFlow(target.request, { environmentId, kind: "second_factor", token: result.mfaToken, factors: result.factors });
+      redirect(hostedHref("/second-factor", target.flow));
+    case "needs_mfa_enrollment":
+      await rememberMfaFlow(target.request, { environmentId, kind: "enrollment", token: result.mfaToken });
+      redirect(hostedHref("/mfa-enrollment", target.flow));
+  }
 }

@@ -1,6 +1,7 @@
 import { cookies } from "next/headers";
 import { z } from "zod";
 import { CODE_LIFETIME_MINUTES } from "../auth/one-time-codes";
+import { MFA_TOKEN_LIFETIME_MINUTES } from "../mfa/mfa-tokens";
 import { secureCookies } from "../sessions/cookies";
 
 /**
@@ -11,6 +12,7 @@ import { secureCookies } from "../sessions/cookies";
  */
 const SIGN_UP_COOKIE = "gh_sign_up";
 const RESET_COOKIE = "gh_reset";
+const MFA_COOKIE = "gh_mfa";
 
 /** Seconds between two "send a new code" requests; the lib's rate limits still apply on top. */
 export const RESEND_COOLDOWN_SECONDS = 30;
@@ -26,8 +28,27 @@ export type PendingSignUp = z.output<typeof pendingSignUpSchema>;
 
 const pendingResetSchema = z.object({ environmentId: z.string(), email: z.string() });
 
-function options(request: Request) {
-  return { httpOnly: true, sameSite: "lax" as const, path: "/", secure: secureCookies(request), maxAge: CODE_LIFETIME_MINUTES * 60 };
+/**
+ * A sign-in that proved its first factor and owes a second one (`second_factor`)
+ * or the enrollment of one (`enrollment`). The mfaToken is a credential for that
+ * half-done sign-in: like the sign-up token it stays out of the URL. `enrolled`
+ * holds no token: it marks a just-finished enrollment so that its page keeps
+ * showing the recovery codes instead of moving on once the session exists.
+ */
+const mfaFlowSchema = z.discriminatedUnion("kind", [
+  z.object({
+    environmentId: z.string(),
+    kind: z.literal("second_factor"),
+    token: z.string(),
+    factors: z.array(z.enum(["totp", "recovery_code", "passkey"])),
+  }),
+  z.object({ environmentId: z.string(), kind: z.literal("enrollment"), token: z.string() }),
+  z.object({ environmentId: z.string(), kind: z.literal("enrolled") }),
+]);
+export type MfaFlow = z.output<typeof mfaFlowSchema>;
+
+function options(request: Request, minutes = CODE_LIFETIME_MINUTES) {
+  return { httpOnly: true, sameSite: "lax" as const, path: "/", secure: secureCookies(request), maxAge: minutes * 60 };
 }
 
 async function read<T>(name: string, schema: z.ZodType<T>): Promise<T | null> {
@@ -65,6 +86,25 @@ export async function pendingResetEmail(environmentId: string): Promise<string |
 
 export async function forgetResetEmail(): Promise<void> {
   (await cookies()).delete(RESET_COOKIE);
+}
+
+export async function rememberMfaFlow(request: Request, flow: MfaFlow): Promise<void> {
+  (await cookies()).set(MFA_COOKIE, JSON.stringify(flow), options(request, MFA_TOKEN_LIFETIME_MINUTES));
+}
+
+/** The MFA step this browser is in the middle of, in whichever environment (check `environmentId` before use). */
+export async function currentMfaFlow(): Promise<MfaFlow | null> {
+  return read(MFA_COOKIE, mfaFlowSchema);
+}
+
+/** This environment's MFA step of the given kind, if the browser is in the middle of one. */
+export async function pendingMfaFlow<K extends MfaFlow["kind"]>(environmentId: string, kind: K): Promise<Extract<MfaFlow, { kind: K }> | null> {
+  const flow = await currentMfaFlow();
+  return flow?.environmentId === environmentId && flow.kind === kind ? (flow as Extract<MfaFlow, { kind: K }>) : null;
+}
+
+export async function forgetMfaFlow(): Promise<void> {
+  (await cookies()).delete(MFA_COOKIE);
 }
 
 /** Seconds until another code may be requested (0 when allowed now). */

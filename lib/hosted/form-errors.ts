@@ -11,6 +11,8 @@ export interface ErrorOptions {
   values?: Record<string, string>;
   /** This form's wording for a code, e.g. what a bare `invalid_request` means here (the lib's detail is English and technical). */
   messages?: Partial<Record<ErrorCode, string>>;
+  /** This form's wording for any validation error of a field, e.g. what a malformed `code` means here. */
+  fieldMessages?: Record<string, string>;
   /** Codes that belong next to one field, e.g. `invalid_code` → `code`. */
   codeFields?: Partial<Record<ErrorCode, string>>;
   requestId?: string;
@@ -59,7 +61,7 @@ export function errorState(error: unknown, t: Messages, options: ErrorOptions): 
     return { ...state, message: t.errors.generic };
   }
   for (const fieldError of appError.fieldErrors ?? []) {
-    const message = fieldMessage(fieldError, values, t);
+    const message = options.fieldMessages?.[fieldError.field] ?? fieldMessage(fieldError, values, t);
     if (options.fields.includes(fieldError.field)) state.fieldErrors[fieldError.field] ??= message;
     else state.message ??= message;
   }

@@ -14,6 +14,20 @@ export interface FormState {
   nonce: number;
   /** Seconds before the next resend is allowed (verify-code page). */
   cooldownSeconds?: number;
+  /** An authenticator app being set up: what to scan or type, until its first code confirms it. */
+  totpEnrollment?: TotpEnrollment;
+  /** Recovery codes just made: shown in this one answer, never again. */
+  recoveryCodes?: string[];
+  /** Where "continue" leads once the recovery codes are saved (enrollment during sign-in). */
+  continueUrl?: string;
+}
+
+/** POST /_svc/users/me/mfa/totp's answer (and its sign-in twin's): the secret, as a URI and as a QR code. */
+export interface TotpEnrollment {
+  secret: string;
+  otpauthUri: string;
+  /** An SVG image as a data: URI. */
+  qrCodeSvg: string;
 }
 
 export type FormAction = (state: FormState, form: FormData) => Promise<FormState>;

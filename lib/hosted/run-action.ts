@@ -50,7 +50,11 @@ async function contextlessErrorState(message: (t: Messages) => string): Promise<
  * form's "try again" message, never a 500: the context (a read) was already retried
  * once, and the action's own writes are not retried (lib/http/database-faults.ts).
  */
-export async function runHostedAction(form: FormData, describe: Describe, run: (context: ActionContext) => Promise<FormState>): Promise<FormState> {
+export async function runHostedAction<S extends FormState = FormState>(
+  form: FormData,
+  describe: Describe,
+  run: (context: ActionContext) => Promise<S>,
+): Promise<S | FormState> {
   const flow = hostedFlowFromForm(form);
   let context: HostedContext | null;
   try {
@@ -85,7 +89,7 @@ function redirectForSession(error: AppError, context: ActionContext): void {
  * nothing the API would refuse. The operation's session effects become cookies of
  * the action's response, with the same attributes.
  */
-export function runOperationAction<E extends AnyEndpoint>(
+export function runOperationAction<E extends AnyEndpoint, S extends FormState = FormState>(
   form: FormData,
   target: E,
   options: {
@@ -93,9 +97,10 @@ export function runOperationAction<E extends AnyEndpoint>(
     input: (context: ActionContext) => RawInput;
     /** A check of the form's own before the operation (e.g. "tick the box"); a state stops the action. */
     before?: (context: ActionContext) => Promise<FormState | null> | FormState | null;
-    then: (result: ResultOf<E>, context: ActionContext) => Promise<FormState>;
+    /** The answer to the form; a state with more than FormState's fields carries data the form shows (e.g. recovery codes). */
+    then: (result: ResultOf<E>, context: ActionContext) => Promise<S>;
   },
-): Promise<FormState> {
+): Promise<S | FormState> {
   return runHostedAction(form, options.describe, async (context) => {
     const stop = await options.before?.(context);
     if (stop) return stop;

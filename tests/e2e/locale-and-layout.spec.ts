@@ -15,7 +15,7 @@ test.describe("Danish from the browser's languages", () => {
 
     await page.getByLabel("E-mailadresse").fill(user.email);
     await page.getByLabel("Adgangskode").fill("forkert-adgangskode");
-    await page.getByRole("button", { name: "Log ind" }).click();
+    await page.getByRole("button", { name: "Log ind", exact: true }).click();
     await expect(page.getByText("E-mailadressen eller adgangskoden er forkert.")).toBeVisible();
     await checkPage(page, "sign-in-da-wrong-password");
   });
@@ -60,7 +60,7 @@ test.describe("on a 360 px wide phone", () => {
     await page.goto("/sign-in");
     await page.getByLabel("Email address").fill(user.email);
     await page.getByLabel("Password").fill(user.password);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Your account" })).toBeVisible();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);

@@ -33,6 +33,6 @@ test("forgot password → emailed code → new password; the old one stops worki
   await signInThroughForm(page, user.email, user.password);
   await expect(page.getByText("The email or password is wrong.")).toBeVisible();
   await page.getByLabel("Password").fill(newPassword);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await page.waitForURL(`${BASE_URL}/account`);
 });

@@ -7,13 +7,13 @@ test("sign in and go on to the requested redirect", async ({ page }) => {
   await page.goto(`/sign-in?redirect_url=${encodeURIComponent(target)}`);
   await expect(page.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible();
   await expect(page.getByRole("banner")).toContainText("Acme Notes");
-  await expect(page.getByLabel("Email address")).toHaveAttribute("autocomplete", "email");
+  await expect(page.getByLabel("Email address")).toHaveAttribute("autocomplete", "username webauthn");
   await expect(page.getByLabel("Password")).toHaveAttribute("autocomplete", "current-password");
   await checkPage(page, "sign-in");
 
   await page.getByLabel("Email address").fill(user.email);
   await page.getByLabel("Password").fill(user.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await page.waitForURL(target);
   expect(page.url()).toBe(target);
 });
@@ -21,7 +21,7 @@ test("sign in and go on to the requested redirect", async ({ page }) => {
 test("a wrong password gets a message, announced, without moving the form", async ({ page }) => {
   const user = await createUser("wrongpw");
   await page.goto("/sign-in");
-  const button = page.getByRole("button", { name: "Sign in" });
+  const button = page.getByRole("button", { name: "Sign in", exact: true });
   const before = await button.boundingBox();
   await page.getByLabel("Email address").fill(user.email);
   await page.getByLabel("Password").fill("not-the-password");
@@ -68,7 +68,7 @@ test.describe("without JavaScript", () => {
   test("sign-in works as a plain form post, with server-side messages next to the fields", async ({ page }) => {
     const user = await createUser("nojs");
     await page.goto("/sign-in");
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await expect(page.getByLabel("Email address")).toHaveAttribute("aria-invalid", "true");
     await expect(page.getByText("Fill in this field.").first()).toBeVisible();
     await expect(page.getByLabel("Email address")).toBeFocused();
@@ -76,7 +76,7 @@ test.describe("without JavaScript", () => {
 
     await page.getByLabel("Email address").fill(user.email);
     await page.getByLabel("Password").fill(user.password);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await page.waitForURL(`${BASE_URL}/account`);
     await expect(page.getByRole("heading", { level: 1, name: "Your account" })).toBeVisible();
     await checkPage(page, "account-no-js", { axe: false });

@@ -21,7 +21,7 @@ for (const [label, query] of [
     await expect(page.getByRole("banner")).toContainText("Acme Tenant");
     await page.getByLabel("Email address").fill(user.email);
     await page.getByLabel("Password").fill(user.password);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await page.waitForURL(`${ACME}/account`);
     await expect(page.getByRole("heading", { level: 1, name: "Your account" })).toBeVisible();
     expect(new URL(page.url()).searchParams.has("pk")).toBe(false);

@@ -3,10 +3,12 @@ import { getDb } from "@/db/client";
 import { DataExportSection } from "@/components/hosted/account/data-export-section";
 import { DeleteAccountSection } from "@/components/hosted/account/delete-account-section";
 import { EmailAddressesSection } from "@/components/hosted/account/email-addresses-section";
+import { PasskeysSection } from "@/components/hosted/account/passkeys-section";
 import { PasswordSection } from "@/components/hosted/account/password-section";
 import { ProfileSection } from "@/components/hosted/account/profile-section";
 import { ReverifySection } from "@/components/hosted/account/reverify-section";
 import { SessionsSection } from "@/components/hosted/account/sessions-section";
+import { TwoStepSection } from "@/components/hosted/account/two-step-section";
 import { HostedShell } from "@/components/hosted/hosted-shell";
 import { Alert } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
@@ -18,6 +20,8 @@ import { loadHostedPage } from "@/lib/hosted/hosted-context";
 import { format } from "@/lib/hosted/i18n/messages";
 import { hostedMetadata, type HostedPageProps } from "@/lib/hosted/page-metadata";
 import { hostedHref, searchParam, hostedFlowFromSearch } from "@/lib/hosted/hosted-flow";
+import { readUserFactors } from "@/lib/mfa/user-factors";
+import { listMyPasskeys } from "@/lib/passkeys/manage-passkeys";
 import { sessionState } from "@/lib/sessions/gates";
 import { listMySessions } from "@/lib/sessions/my-sessions";
 import { listDataRequests } from "@/lib/users/data-requests";
@@ -25,7 +29,7 @@ import { listEmailAddresses } from "@/lib/users/email-addresses";
 
 export const generateMetadata = (props: HostedPageProps) => hostedMetadata(props, (t) => t.account.title);
 
-// GET /account — profile, email addresses, password, sessions and deletion for the signed-in user.
+// GET /account — profile, email addresses, password, two-step verification, passkeys, sessions and deletion for the signed-in user.
 export default async function AccountPage({ searchParams }: HostedPageProps) {
   const search = await searchParams;
   const flow = hostedFlowFromSearch(search);
@@ -36,18 +40,24 @@ export default async function AccountPage({ searchParams }: HostedPageProps) {
   if (state.status === "PENDING") redirect(nextStepUrl({ ...context, flow }, state));
 
   const { user } = session;
-  const [addresses, sessions, dataRequests] = await Promise.all([
+  const [addresses, sessions, dataRequests, factors, passkeys] = await Promise.all([
     listEmailAddresses(getDb(), session),
     listMySessions(getDb(), session),
     listDataRequests(getDb(), session),
+    readUserFactors(getDb(), user.id),
+    listMyPasskeys(getDb(), session),
   ]);
+  const hasPassword = passwordStatus(session).hasPassword;
+  const dates = dateTimeFormat(locale);
   const backTo = backToAppUrl({ ...context, flow });
   return (
     <HostedShell context={context} returnTo={hostedHref("/account", flow)} wide>
       <Card level={1} title={t.account.title} lead={<p>{format(t.account.lead, { app: branding.applicationName, email: user.email ?? "" })}</p>}>
         {backTo ? <TextLink href={backTo}>{format(t.account.continueToApp, { app: branding.applicationName })}</TextLink> : null}
       </Card>
-      {searchParam(search, "reverify") ? <ReverifySection t={t} flow={flow} email={user.email} /> : null}
+      {searchParam(search, "reverify") ? (
+        <ReverifySection t={t} flow={flow} email={user.email} factors={{ password: hasPassword, totp: factors.totp, passkeys: factors.passkeys }} />
+      ) : null}
       {searchParam(search, "reverified") ? (
         <Alert tone="success" role="status">
           {t.account.reverify.done}
@@ -58,12 +68,21 @@ export default async function AccountPage({ searchParams }: HostedPageProps) {
       <PasswordSection
         t={t}
         flow={flow}
-        hasPassword={passwordStatus(session).hasPassword}
+        hasPassword={hasPassword}
         email={user.email}
         minLength={environment.settings.passwordPolicy.minLength}
       />
+      <TwoStepSection
+        t={t}
+        flow={flow}
+        enabled={factors.totp}
+        recoveryCodesLeft={factors.recoveryCodesLeft}
+        appName={branding.applicationName}
+        email={user.email}
+      />
+      <PasskeysSection t={t} flow={flow} dates={dates} passkeys={passkeys.items} />
       <SessionsSection t={t} flow={flow} locale={locale} sessions={sessions.items} />
-      <DataExportSection t={t} flow={flow} appName={branding.applicationName} dates={dateTimeFormat(locale)} requests={dataRequests.items} />
+      <DataExportSection t={t} flow={flow} appName={branding.applicationName} dates={dates} requests={dataRequests.items} />
       {user.email ? <DeleteAccountSection t={t} flow={flow} email={user.email} /> : null}
     </HostedShell>
   );

@@ -1,3 +1,4 @@
+import { passkeyReverifyAction, passkeyReverifyOptionsAction } from "@/lib/hosted/actions/passkeys";
 import { reverifyAction } from "@/lib/hosted/actions/reverify";
 import type { Messages } from "@/lib/hosted/i18n/messages";
 import { hostedFlowFields, type HostedFlow } from "@/lib/hosted/hosted-flow";
@@ -7,20 +8,53 @@ import { FormStatus } from "@/components/ui/form-status";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { TextField } from "@/components/ui/text-field";
 import { FormActions } from "@/components/ui/form-actions";
+import { PasskeyCeremony } from "../mfa/passkey-ceremony";
 
-/** Shown when a sensitive change needs a recent sign-in: the password again, then back to the account page. */
-export function ReverifySection({ t, flow, email }: { t: Messages; flow: HostedFlow; email: string | null }) {
+interface ReverifySectionProps {
+  t: Messages;
+  flow: HostedFlow;
+  email: string | null;
+  /** The factors the user can prove: the form asks for what a sign-in would. */
+  factors: { password: boolean; totp: boolean; passkeys: number };
+}
+
+/**
+ * Shown when a sensitive change needs a recent sign-in: the password again (with
+ * a current authenticator code for a user who has turned two-step verification
+ * on), or a passkey; then back to the account page.
+ */
+export function ReverifySection({ t, flow, email, factors }: ReverifySectionProps) {
   const copy = t.account.reverify;
+  const passkeyOnly = !factors.password && !factors.totp && factors.passkeys > 0;
+  const askPassword = factors.password || (!factors.totp && !passkeyOnly);
+  const lead = passkeyOnly ? copy.leadPasskeyOnly : factors.totp ? (askPassword ? copy.leadWithCode : copy.leadCodeOnly) : copy.lead;
   return (
-    <Card title={copy.title} lead={<p>{copy.lead}</p>} id="reverify">
-      <ActionForm action={reverifyAction} hidden={hostedFlowFields(flow)} aria-label={copy.title}>
-        <input type="email" autoComplete="username" defaultValue={email ?? ""} hidden readOnly aria-hidden="true" tabIndex={-1} />
-        <TextField name="password" type="password" label={t.fields.password} autoComplete="current-password" required />
-        <FormStatus />
-        <FormActions>
-          <SubmitButton>{copy.submit}</SubmitButton>
-        </FormActions>
-      </ActionForm>
+    <Card title={copy.title} lead={<p>{lead}</p>} id="reverify">
+      {passkeyOnly ? null : (
+        <ActionForm action={reverifyAction} hidden={hostedFlowFields(flow)} aria-label={copy.title}>
+          <input type="email" autoComplete="username" defaultValue={email ?? ""} hidden readOnly aria-hidden="true" tabIndex={-1} />
+          {askPassword ? <TextField name="password" type="password" label={t.fields.password} autoComplete="current-password" required /> : null}
+          {factors.totp ? (
+            <TextField name="code" label={t.fields.totpCode} autoComplete="one-time-code" inputMode="numeric" pattern="[0-9 ]*" maxLength={7} spellCheck={false} required />
+          ) : null}
+          <FormStatus />
+          <FormActions>
+            <SubmitButton>{copy.submit}</SubmitButton>
+          </FormActions>
+        </ActionForm>
+      )}
+      {factors.passkeys > 0 ? (
+        <PasskeyCeremony
+          kind="authenticate"
+          options={passkeyReverifyOptionsAction}
+          verify={passkeyReverifyAction}
+          hidden={hostedFlowFields(flow)}
+          label={copy.withPasskey}
+          labels={t.passkey}
+          separator={passkeyOnly ? undefined : t.signIn.or}
+          explainWithoutScript={passkeyOnly}
+        />
+      ) : null}
     </Card>
   );
 }

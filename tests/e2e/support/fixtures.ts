@@ -99,5 +99,5 @@ export async function signInThroughForm(page: Page, email: string, password: str
   await page.goto(`/sign-in${query}`);
   await page.getByLabel("Email address").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
 }
