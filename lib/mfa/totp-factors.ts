@@ -36,14 +36,15 @@ export async function beginTotpEnrollment(db: Database, environment: Environment
   return totpProvisioning(secret, environment.settings.branding.applicationName, user.email ?? user.id);
 }
 
-/** A pending enrollment's factor and the step its code matched, or null for a wrong code or no pending enrollment. */
+/**
+ * A pending enrollment's factor and the step its code matched; null for a wrong
+ * code or when no enrollment was started; 409 mfa_already_enabled when the app is
+ * confirmed already.
+ */
 export async function matchPendingTotp(db: Database, userId: string, code: string): Promise<{ factor: TotpFactorRow; step: number } | null> {
-  const [factor] = await db
-    .select()
-    .from(totpFactors)
-    .where(and(eq(totpFactors.userId, userId), isNull(totpFactors.confirmedAt)))
-    .limit(1);
+  const [factor] = await db.select().from(totpFactors).where(eq(totpFactors.userId, userId)).limit(1);
   if (!factor) return null;
+  if (factor.confirmedAt) throw mfaAlreadyEnabled();
   const step = await matchTotpStep(await unseal(factor.secretSealed), code);
   return step === null ? null : { factor, step };
 }
