@@ -6,10 +6,13 @@ import DataExportReadyEmail from "./data-export-ready";
 import type { EmailCopy } from "./copy";
 import EmailAddedEmail from "./email-added";
 import EmailVerificationLinkEmail from "./email-verification-link";
+import MfaDisabledEmail from "./mfa-disabled";
+import MfaEnabledEmail from "./mfa-enabled";
 import OrganizationInvitationEmail from "./organization-invitation";
 import PasswordChangedEmail from "./password-changed";
 import PasswordResetCodeEmail from "./password-reset-code";
 import PrimaryEmailChangedEmail from "./primary-email-changed";
+import RecoveryCodesRegeneratedEmail from "./recovery-codes-regenerated";
 import SignUpCodeEmail from "./sign-up-code";
 import type { TemplateProps } from "./types";
 
@@ -31,6 +34,12 @@ export const EMAIL_TEMPLATES: { [T in EmailTemplateName]: EmailTemplate<T> } = {
   primary_email_changed: {
     component: PrimaryEmailChangedEmail,
     subject: (copy, p) => copy.primary_email_changed.subject(p.brand.applicationName),
+  },
+  mfa_enabled: { component: MfaEnabledEmail, subject: (copy, p) => copy.mfa_enabled.subject(p.brand.applicationName) },
+  mfa_disabled: { component: MfaDisabledEmail, subject: (copy, p) => copy.mfa_disabled.subject(p.brand.applicationName) },
+  recovery_codes_regenerated: {
+    component: RecoveryCodesRegeneratedEmail,
+    subject: (copy, p) => copy.recovery_codes_regenerated.subject(p.brand.applicationName),
   },
   email_verification_link: {
     component: EmailVerificationLinkEmail,

@@ -76,6 +76,38 @@ export const da: EmailCopy = {
       "Hvis det ikke var dig, kan en anden være logget ind på din konto: nulstil din adgangskode med det samme, og log ud af de sessioner, du ikke genkender:",
     resetPassword: "Nulstil adgangskode",
   },
+  mfa_enabled: {
+    subject: (appName) => `Totrinsbekræftelse er slået til for din konto hos ${appName}`,
+    preview: (appName) => `Din konto hos ${appName} beder nu om en kode fra din godkendelsesapp.`,
+    heading: "Totrinsbekræftelse er slået til",
+    intro: (appName, when) =>
+      `Totrinsbekræftelse blev slået til for din konto hos ${appName} ${when}. Når du logger ind, skal du nu bruge din adgangskode og en kode fra din godkendelsesapp.`,
+    ifYou: "Hvis det var dig, så gem dine gendannelseskoder et sikkert sted: med dem kan du komme ind, hvis du mister din telefon.",
+    notYou:
+      "Hvis det ikke var dig, kan en anden være logget ind på din konto: nulstil din adgangskode med det samme, og log ud af de sessioner, du ikke genkender:",
+    resetPassword: "Nulstil adgangskode",
+  },
+  mfa_disabled: {
+    subject: (appName) => `Totrinsbekræftelse er slået fra for din konto hos ${appName}`,
+    preview: (appName) => `Din konto hos ${appName} beder ikke længere om en kode, når du logger ind.`,
+    heading: "Totrinsbekræftelse er slået fra",
+    intro: (appName, when) =>
+      `Totrinsbekræftelse blev slået fra for din konto hos ${appName} ${when}. Når du logger ind, bliver du ikke længere bedt om en kode fra din godkendelsesapp, og dine gendannelseskoder virker ikke længere.`,
+    ifYou: "Hvis det var dig, der slog den fra, behøver du ikke gøre mere.",
+    notYou:
+      "Hvis det ikke var dig, kan en anden være logget ind på din konto: nulstil din adgangskode med det samme, log ud af de sessioner, du ikke genkender, og slå totrinsbekræftelse til igen:",
+    resetPassword: "Nulstil adgangskode",
+  },
+  recovery_codes_regenerated: {
+    subject: (appName) => `Nye gendannelseskoder til din konto hos ${appName}`,
+    preview: (appName) => `Der er lavet nye gendannelseskoder til din konto hos ${appName}; de gamle virker ikke længere.`,
+    heading: "Dine gendannelseskoder er blevet udskiftet",
+    intro: (appName, when) => `Der blev lavet nye gendannelseskoder til din konto hos ${appName} ${when}. De tidligere koder virker ikke længere.`,
+    ifYou: "Hvis det var dig, så gem de nye koder et sikkert sted.",
+    notYou:
+      "Hvis det ikke var dig, kan en anden være logget ind på din konto: nulstil din adgangskode med det samme, og log ud af de sessioner, du ikke genkender:",
+    resetPassword: "Nulstil adgangskode",
+  },
   email_verification_link: {
     subject: (appName) => `Bekræft din e-mailadresse hos ${appName}`,
     preview: (appName) => `Bekræft, at denne e-mailadresse hører til din konto hos ${appName}.`,

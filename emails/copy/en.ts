@@ -76,6 +76,38 @@ export const en: EmailCopy = {
       "If this was not you, someone may be signed in to your account: reset your password now and sign out of the sessions you do not recognize:",
     resetPassword: "Reset password",
   },
+  mfa_enabled: {
+    subject: (appName) => `Two-step verification is on for your ${appName} account`,
+    preview: (appName) => `Your ${appName} account now asks for a code from your authenticator app.`,
+    heading: "Two-step verification turned on",
+    intro: (appName, when) =>
+      `Two-step verification was turned on for your ${appName} account on ${when}. Signing in now takes your password and a code from your authenticator app.`,
+    ifYou: "If you turned it on, keep your recovery codes somewhere safe: they let you in if you lose your phone.",
+    notYou:
+      "If this was not you, someone may be signed in to your account: reset your password now and sign out of the sessions you do not recognize:",
+    resetPassword: "Reset password",
+  },
+  mfa_disabled: {
+    subject: (appName) => `Two-step verification was turned off for your ${appName} account`,
+    preview: (appName) => `Your ${appName} account no longer asks for a code when you sign in.`,
+    heading: "Two-step verification turned off",
+    intro: (appName, when) =>
+      `Two-step verification was turned off for your ${appName} account on ${when}. Signing in no longer asks for a code from your authenticator app, and your recovery codes no longer work.`,
+    ifYou: "If you turned it off, there is nothing more to do.",
+    notYou:
+      "If this was not you, someone may be signed in to your account: reset your password now, sign out of the sessions you do not recognize and turn two-step verification back on:",
+    resetPassword: "Reset password",
+  },
+  recovery_codes_regenerated: {
+    subject: (appName) => `New recovery codes for your ${appName} account`,
+    preview: (appName) => `New recovery codes were made for your ${appName} account; the old ones no longer work.`,
+    heading: "Your recovery codes were replaced",
+    intro: (appName, when) => `New recovery codes were made for your ${appName} account on ${when}. The earlier codes no longer work.`,
+    ifYou: "If you made them, keep the new codes somewhere safe.",
+    notYou:
+      "If this was not you, someone may be signed in to your account: reset your password now and sign out of the sessions you do not recognize:",
+    resetPassword: "Reset password",
+  },
   email_verification_link: {
     subject: (appName) => `Verify your email address for ${appName}`,
     preview: (appName) => `Confirm that this email address belongs to your ${appName} account.`,

@@ -24,6 +24,17 @@ export interface AddressNoticeCopy {
   resetPassword: string;
 }
 
+/** The sentences of a security notice about the account's second factors. */
+export interface SecurityNoticeCopy {
+  subject: (appName: string) => string;
+  preview: (appName: string) => string;
+  heading: string;
+  intro: (appName: string, when: string) => string;
+  ifYou: string;
+  notYou: string;
+  resetPassword: string;
+}
+
 /**
  * Every sentence the emails say, per locale. Templates hold layout only; a new
  * locale is one more file satisfying this interface, and the compiler lists what
@@ -56,17 +67,12 @@ export interface EmailCopy {
     notYou: string;
   };
   password_reset_code: CodeEmailCopy;
-  password_changed: {
-    subject: (appName: string) => string;
-    preview: (appName: string) => string;
-    heading: string;
-    intro: (appName: string, when: string) => string;
-    ifYou: string;
-    notYou: string;
-    resetPassword: string;
-  };
+  password_changed: SecurityNoticeCopy;
   email_added: AddressNoticeCopy;
   primary_email_changed: AddressNoticeCopy;
+  mfa_enabled: SecurityNoticeCopy;
+  mfa_disabled: SecurityNoticeCopy;
+  recovery_codes_regenerated: SecurityNoticeCopy;
   email_verification_link: LinkEmailCopy;
   account_deletion_link: LinkEmailCopy;
   data_export_ready: LinkEmailCopy;

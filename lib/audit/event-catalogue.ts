@@ -16,6 +16,8 @@ export const sessionRevocationReason = z.enum([
   "password_set_by_operator",
   "user_banned",
   "user_deleted",
+  /** An operator reset the user's second factors through the Server API. */
+  "mfa_reset",
 ]);
 export type SessionRevocationReason = z.output<typeof sessionRevocationReason>;
 
@@ -55,6 +57,12 @@ export const eventCatalogue = {
   "user.password_changed": { subject: "user", data: revokedSessions },
   "user.password_set": { subject: "user", data: revokedSessions },
   "user.password_reset": { subject: "user", data: revokedSessions },
+  /** An authenticator app was confirmed: sign-in now asks for a second factor. */
+  "user.mfa_enabled": { subject: "user", data: none },
+  "user.mfa_disabled": { subject: "user", data: none },
+  "user.recovery_codes_regenerated": { subject: "user", data: none },
+  /** An operator removed every second factor (authenticator app, recovery codes, passkeys). */
+  "user.mfa_reset": { subject: "user", data: revokedSessions.extend({ passkeys: count }) },
   "user.data_requested": { subject: "user", data: z.strictObject({ dataRequestId: z.uuid() }) },
   "user.data_export_ready": { subject: "user", data: z.strictObject({ dataRequestId: z.uuid() }) },
   "email.added": { subject: "user", data: emailAddress },

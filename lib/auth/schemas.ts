@@ -41,7 +41,7 @@ export const loginBody = z
   })
   .meta({ id: "LoginRequest" });
 
-const sessionOpenedSchema = z
+export const sessionOpenedSchema = z
   .object({
     accessToken: z.string().nullable().meta({ description: "Null while the session is PENDING: clear the gates first." }),
     expiresAt: z.iso.datetime().nullable(),

@@ -88,8 +88,21 @@ export async function assertPasswordNotThrottled(db: Database, environment: Envi
   return streak;
 }
 
-export async function passwordFailed(db: Database, environment: EnvironmentContext, identifier: string): Promise<AppError> {
+/**
+ * The identifier an account's own failures count under once the user is known
+ * (reverification, second-factor codes): its primary address, as sign-in keys it.
+ */
+export function accountThrottleIdentifier(user: { id: string; email: string | null }): string {
+  return user.email || `user:${user.id}`;
+}
+
+/** Counts a failed proof (a password or a second-factor code) toward the account's throttle. */
+export async function countSignInFailure(db: Database, environment: EnvironmentContext, identifier: string): Promise<void> {
   await extendFailureStreak(db, signInFailuresKey(environment.id, identifier));
+}
+
+export async function passwordFailed(db: Database, environment: EnvironmentContext, identifier: string): Promise<AppError> {
+  await countSignInFailure(db, environment, identifier);
   return invalidCredentials();
 }
 
@@ -101,6 +114,9 @@ export async function passwordSucceeded(db: Database, environment: EnvironmentCo
 /**
  * Email + password sign-in (CONTRACT §3). Unknown email and wrong password give the
  * same 401 after the same work; a banned user learns so only with the right password.
+ * A right password that still owes a second factor does not end the failure streak:
+ * wrong codes at /auth/mfa/verify extend it, and a fresh sign-in with the password
+ * must not wipe them, or each new mfaToken would bring five more free guesses.
  */
 export async function signIn(
   db: Database,
@@ -116,6 +132,6 @@ export async function signIn(
   if (!user || !user.passwordHash || !passwordOk) throw await passwordFailed(db, environment, input.email);
   if (user.status === "banned") throw new AppError("user_banned", "This account has been banned.");
   const established = await establishSession(db, environment, user, { methods: ["pwd"] }, context);
-  await passwordSucceeded(db, environment, input.email, streak);
+  if (established.kind !== "second_factor_required") await passwordSucceeded(db, environment, input.email, streak);
   return established;
 }

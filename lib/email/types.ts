@@ -8,6 +8,12 @@ export interface AddressNotice {
   resetPasswordUrl: string;
 }
 
+/** A security notice about the account's second factors: when it happened, and a way back in. */
+export interface SecurityNotice {
+  occurredAt: string;
+  resetPasswordUrl: string;
+}
+
 /** Each email Gatehouse sends, with the values its template needs. */
 export interface EmailTemplates {
   /** 6-digit code that confirms a sign-up. */
@@ -22,6 +28,12 @@ export interface EmailTemplates {
   email_added: AddressNotice;
   /** Notice to the old and the new primary address, sent with the change: `email` is now the primary one. */
   primary_email_changed: AddressNotice;
+  /** Notice to the primary address, sent with the change: two-step verification was turned on. */
+  mfa_enabled: SecurityNotice;
+  /** Notice to the primary address, sent with the change: two-step verification was turned off. */
+  mfa_disabled: SecurityNotice;
+  /** Notice to the primary address, sent with the change: new recovery codes replaced the old ones. */
+  recovery_codes_regenerated: SecurityNotice;
   /** Link that verifies an added email address. */
   email_verification_link: { url: string; expiresInMinutes: number };
   /** One-time link that confirms account deletion. */

@@ -6,6 +6,7 @@ import { AppError } from "../errors";
 import type { RequestContext } from "../http/request-context";
 import { establishSession, type AuthMethod, type Establishment } from "../sessions/establish-session";
 import { invalidCode } from "../auth/one-time-codes";
+import type { UserRow } from "../users/serialize";
 import { consumeMfaChallenge, type MfaChallenge } from "./mfa-tokens";
 
 /**
@@ -15,9 +16,11 @@ import { consumeMfaChallenge, type MfaChallenge } from "./mfa-tokens";
  * recovery code, passkey) finishes here, so the rules are the same for each: the
  * user must still be able to sign in, and the token is spent exactly once.
  *
- * `prove` runs inside the transaction: it spends the factor itself (a TOTP step,
- * a recovery code, a passkey counter), so a session that fails to open leaves the
- * factor unspent.
+ * `prove` runs inside the transaction, after the user is locked and found able to
+ * sign in: it spends the factor itself (a TOTP step, a recovery code, a passkey
+ * counter), so a session that fails to open leaves the factor unspent, and a
+ * banned user spends nothing. It gets the locked user row, for a notice to the
+ * primary address that transaction found.
  */
 export async function completeMfaChallenge(
   db: Database,
@@ -25,14 +28,14 @@ export async function completeMfaChallenge(
   challenge: MfaChallenge,
   method: AuthMethod,
   context: RequestContext,
-  prove: (tx: Database) => Promise<void>,
+  prove: (tx: Database, user: UserRow) => Promise<void>,
 ): Promise<Establishment> {
   return db.transaction(async (tx) => {
     await consumeMfaChallenge(tx, challenge);
-    await prove(tx);
     const [user] = await tx.select().from(users).where(eq(users.id, challenge.userId)).for("update");
     if (!user || user.environmentId !== environment.id || user.status === "deleted") throw invalidCode();
     if (user.status === "banned") throw new AppError("user_banned", "This account has been banned.");
+    await prove(tx, user);
     return establishSession(tx, environment, user, { methods: [...challenge.methods, method] }, context);
   });
 }

@@ -1,7 +1,8 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { queryRows, type Database } from "@/db/client";
 import type { EnvironmentContext } from "../environments/context";
 import type { SecondFactor } from "../sessions/establish-session";
+import type { FactorSummary } from "../users/serialize";
 
 /** What a user can prove beyond their first factor, read in one round trip. */
 export interface UserFactors {
@@ -21,6 +22,24 @@ export async function readUserFactors(db: Database, userId: string): Promise<Use
   );
   const row = rows[0];
   return { totp: Boolean(row?.totp), passkeys: Number(row?.passkeys ?? 0), recoveryCodesLeft: Number(row?.recovery_codes_left ?? 0) };
+}
+
+/** The Server API's summary of one user's factors. */
+export async function readFactorSummary(db: Database, userId: string): Promise<FactorSummary> {
+  const factors = await readUserFactors(db, userId);
+  return { mfaEnabled: factors.totp, passkeys: factors.passkeys };
+}
+
+/**
+ * The same summary as columns of a query over users (`userId` names the row's id),
+ * so a page of users carries it in the one statement that finds them. Correlated
+ * subqueries on the factor tables' user indexes, evaluated for the rows returned.
+ */
+export function factorSummaryColumns(userId: SQLWrapper): { mfaEnabled: SQL<boolean>; passkeys: SQL<number> } {
+  return {
+    mfaEnabled: sql<boolean>`exists (select 1 from totp_factors f where f.user_id = ${userId} and f.confirmed_at is not null)`.mapWith(Boolean),
+    passkeys: sql<number>`(select count(*)::int from passkeys p where p.user_id = ${userId})`.mapWith(Number),
+  };
 }
 
 /** Whether the user has any second factor at all (an enforced-MFA environment asks for one). */

@@ -11,7 +11,7 @@ import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
 import { assertMetadataFits } from "./metadata";
 import type { createUserBody, ServerUser } from "./schemas";
-import { toServerUser } from "./serialize";
+import { NO_FACTORS, toServerUser } from "./serialize";
 
 export function emailTaken(): AppError {
   return new AppError("identifier_exists", "Another user in this environment already uses this email address.");
@@ -72,7 +72,7 @@ export async function createUser(
       ${eventInsert({ environmentId: environment.id, type: "user.created", actor, subjectId: id })}`);
     const [row] = await db.select().from(users).where(eq(users.id, id));
     if (!row) throw new Error("created user not found");
-    return toServerUser(row);
+    return toServerUser(row, NO_FACTORS);
   } catch (error) {
     if (isUniqueViolation(error)) throw emailTaken();
     throw error;

@@ -5,18 +5,19 @@ import { recordEvent, type Actor } from "../audit/record-event";
 import { revokeAllUserSessions } from "../sessions/revoke-sessions";
 import { getUserOrThrow } from "./get-user";
 import type { ServerUser } from "./schemas";
-import { toServerUser } from "./serialize";
+import { NO_FACTORS, toServerUser } from "./serialize";
+import { deleteSecondFactors } from "../mfa/delete-second-factors";
 
 /**
  * Soft-deletes a user in one transaction: status `deleted`, `deletedAt` set, every
- * session revoked, email addresses released for re-use, pending data exports
- * called off. The row stays (with its
+ * session revoked, email addresses released for re-use, second factors removed,
+ * pending data exports called off. The row stays (with its
  * last primary email) so audit history keeps its subject. Deleting twice is a no-op.
  */
 export async function deleteUser(db: Database, environmentId: string, userId: string, actor: Actor): Promise<ServerUser> {
   return db.transaction(async (tx) => {
     const current = await getUserOrThrow(tx, environmentId, userId, { forUpdate: true });
-    if (current.status === "deleted") return toServerUser(current);
+    if (current.status === "deleted") return toServerUser(current, NO_FACTORS);
     const now = new Date();
     const [row] = await tx
       .update(users)
@@ -26,12 +27,14 @@ export async function deleteUser(db: Database, environmentId: string, userId: st
     if (!row) throw new Error("user update returned no row");
     const revokedSessions = await revokeAllUserSessions(tx, { environmentId, userId }, actor, "user_deleted");
     await tx.delete(emailAddresses).where(eq(emailAddresses.userId, userId));
+    // Its credentials go with it, like the password: a sealed TOTP secret has no use left.
+    await deleteSecondFactors(tx, userId);
     // A copy asked for before the deletion must not be built and mailed after it.
     await tx
       .update(dataRequests)
       .set({ status: "failed", completedAt: now })
       .where(and(eq(dataRequests.userId, userId), eq(dataRequests.status, "pending")));
     await recordEvent(tx, { environmentId, type: "user.deleted", actor, subjectId: userId, data: { revokedSessions } });
-    return toServerUser(row);
+    return toServerUser(row, NO_FACTORS);
   });
 }

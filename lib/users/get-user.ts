@@ -2,7 +2,9 @@ import { eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { users } from "@/db/schema";
 import { AppError } from "../errors";
-import type { UserRow } from "./serialize";
+import { readFactorSummary } from "../mfa/user-factors";
+import type { ServerUser } from "./schemas";
+import { toServerUser, type UserRow } from "./serialize";
 
 /**
  * The user with this id in the caller's environment. A user of another environment
@@ -34,4 +36,10 @@ export async function getLiveUserOrThrow(
   const row = await getUserOrThrow(db, environmentId, userId, options);
   if (row.status === "deleted") throw new AppError("resource_not_found", "The user has been deleted.");
   return row;
+}
+
+/** The Server API's view of a user (deleted ones included), with the summary of their second factors. */
+export async function getServerUserOrThrow(db: Database, environmentId: string, userId: string): Promise<ServerUser> {
+  const row = await getUserOrThrow(db, environmentId, userId);
+  return toServerUser(row, await readFactorSummary(db, row.id));
 }

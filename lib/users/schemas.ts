@@ -37,11 +37,13 @@ export const serverUserSchema = z
     publicMetadata: metadataOut,
     privateMetadata: metadataOut,
     unsafeMetadata: metadataOut,
+    mfaEnabled: z.boolean().meta({ description: "An authenticator app is set up: signing in asks for a second factor." }),
+    passkeys: z.int().min(0).meta({ description: "How many passkeys the user has registered." }),
   })
-  .meta({ id: "User", description: "A user as the Server API sees it, private metadata included." });
+  .meta({ id: "User", description: "A user as the Server API sees it, private metadata and second factors included." });
 
 export const clientUserSchema = serverUserSchema
-  .omit({ privateMetadata: true })
+  .omit({ privateMetadata: true, mfaEnabled: true, passkeys: true })
   .meta({ id: "ClientUser", description: "A user as the Client API sees it: no private metadata." });
 
 export type ServerUser = z.output<typeof serverUserSchema>;

@@ -1,8 +1,9 @@
-import { and, desc, eq, exists, gte, ilike, inArray, isNull, lt, sql, type Column, type SQL } from "drizzle-orm";
+import { and, desc, eq, exists, getTableColumns, gte, ilike, inArray, isNull, lt, sql, type Column, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { z } from "zod";
 import type { Database } from "@/db/client";
 import { searchKey, users } from "@/db/schema";
 import { AppError } from "../errors";
+import { factorSummaryColumns } from "../mfa/user-factors";
 import type { searchUsersBody } from "./schemas";
 import { toServerUser } from "./serialize";
 
@@ -24,6 +25,19 @@ interface FilterColumns {
  * index fetches in about as long. Neither route's worst case outweighs the other's.
  */
 const WALK_ROWS_PER_RESULT = 500;
+
+const USER_COLUMNS = getTableColumns(users);
+type UserColumn = keyof typeof USER_COLUMNS;
+
+/**
+ * What a page row selects: the user's columns, read from `source` (the users table
+ * or a subquery over it), and the summary of the user's second factors, computed
+ * in the same statement for the rows of the page only.
+ */
+function pageRow<S extends Record<UserColumn, unknown> & { id: SQLWrapper }>(source: S) {
+  const columns = Object.fromEntries(Object.keys(USER_COLUMNS).map((key) => [key, source[key as UserColumn]])) as Pick<S, UserColumn>;
+  return { ...columns, ...factorSummaryColumns(source.id) };
+}
 
 /** `%`, `_` and `\` in a search term match themselves (backslash is Postgres's LIKE escape). */
 export function likeContains(term: string): string {
@@ -85,7 +99,7 @@ export async function searchUsers(
     typeof filter.name === "string" || typeof filter.email === "string"
       ? await findBySubstring(db, range, filter, wanted)
       : await db
-          .select()
+          .select(pageRow(users))
           .from(users)
           .where(and(range, ...rowConditions(users, filter)))
           .orderBy(desc(users.createdAt), desc(users.id))
@@ -93,7 +107,7 @@ export async function searchUsers(
 
   if (rows.length === 0 && page.cursor) await assertCursorExists(db, environmentId, page.cursor);
   const hasMore = rows.length > page.limit;
-  const items = rows.slice(0, page.limit).map(toServerUser);
+  const items = rows.slice(0, page.limit).map((row) => toServerUser(row, row));
   return { items, nextCursor: hasMore ? (items.at(-1)?.id ?? null) : null, hasMore };
 }
 
@@ -122,7 +136,7 @@ async function findBySubstring(db: Database, range: SQL | undefined, filter: Sea
     .limit(budget)
     .as("newest");
   const walked = await db
-    .select()
+    .select(pageRow(newest))
     .from(newest)
     .where(and(...rowConditions(newest, filter)))
     .orderBy(desc(newest.createdAt), desc(newest.id))
@@ -134,7 +148,7 @@ async function findBySubstring(db: Database, range: SQL | undefined, filter: Sea
     // Under three letters or digits leaves the trigram index nothing to look up: the
     // ordered walk, now unbounded, is the best plan left. Such terms are mostly common.
     return db
-      .select()
+      .select(pageRow(users))
       .from(users)
       .where(and(range, ...rowConditions(users, filter)))
       .orderBy(desc(users.createdAt), desc(users.id))
@@ -165,7 +179,7 @@ async function findBySubstring(db: Database, range: SQL | undefined, filter: Sea
     .offset(sql.placeholder("fence"))
     .as("matches");
   const found = await db
-    .select()
+    .select(pageRow(matches))
     .from(matches)
     .orderBy(desc(matches.createdAt), desc(matches.id))
     .limit(wanted)

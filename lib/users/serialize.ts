@@ -3,9 +3,20 @@ import type { ClientUser, ServerUser } from "./schemas";
 
 export type UserRow = typeof users.$inferSelect;
 
+/** What the Server API's user view says about second factors. */
+export interface FactorSummary {
+  /** An authenticator app is confirmed: sign-in asks for a second factor. */
+  mfaEnabled: boolean;
+  passkeys: number;
+}
+
+/** A user who cannot have second factors (yet): just created, or deleted. */
+export const NO_FACTORS: FactorSummary = { mfaEnabled: false, passkeys: 0 };
+
 const iso = (value: Date | null): string | null => value?.toISOString() ?? null;
 
-export function toServerUser(row: UserRow): ServerUser {
+/** The end-user's own view: never private metadata (second factors have their own /users/me/mfa). */
+export function toClientUser(row: UserRow): ClientUser {
   return {
     id: row.id,
     environmentId: row.environmentId,
@@ -21,13 +32,10 @@ export function toServerUser(row: UserRow): ServerUser {
     updatedAt: row.updatedAt.toISOString(),
     deletedAt: iso(row.deletedAt),
     publicMetadata: row.publicMetadata,
-    privateMetadata: row.privateMetadata,
     unsafeMetadata: row.unsafeMetadata,
   };
 }
 
-/** The end-user's own view: never private metadata. */
-export function toClientUser(row: UserRow): ClientUser {
-  const { privateMetadata: _private, ...user } = toServerUser(row);
-  return user;
+export function toServerUser(row: UserRow, factors: FactorSummary): ServerUser {
+  return { ...toClientUser(row), privateMetadata: row.privateMetadata, mfaEnabled: factors.mfaEnabled, passkeys: factors.passkeys };
 }

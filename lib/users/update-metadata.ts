@@ -8,6 +8,7 @@ import { getLiveUserOrThrow } from "./get-user";
 import { assertMetadataFits, METADATA_BAGS } from "./metadata";
 import type { ServerUser, updateMetadataBody } from "./schemas";
 import { toServerUser } from "./serialize";
+import { readFactorSummary } from "../mfa/user-factors";
 
 /**
  * Deep-merges each given bag into the stored one and checks the limits on the
@@ -42,6 +43,6 @@ export async function updateUserMetadata(
       subjectId: userId,
       data: { bags: Object.keys(merged) },
     });
-    return toServerUser(row);
+    return toServerUser(row, await readFactorSummary(tx, userId));
   });
 }

@@ -14,6 +14,9 @@ const PROPS: { [T in EmailTemplateName]: EmailTemplates[T] } = {
   password_changed: { changedAt: "2026-11-22T16:48:00.000Z", resetPasswordUrl: "https://auth.acme.example/forgot-password" },
   email_added: { email: "ada.work@example.com", occurredAt: "2026-11-22T16:48:00.000Z", resetPasswordUrl: "https://auth.acme.example/forgot-password" },
   primary_email_changed: { email: "ada.work@example.com", occurredAt: "2026-11-22T16:48:00.000Z", resetPasswordUrl: "https://auth.acme.example/forgot-password" },
+  mfa_enabled: { occurredAt: "2026-11-22T16:48:00.000Z", resetPasswordUrl: "https://auth.acme.example/forgot-password" },
+  mfa_disabled: { occurredAt: "2026-11-22T16:48:00.000Z", resetPasswordUrl: "https://auth.acme.example/forgot-password" },
+  recovery_codes_regenerated: { occurredAt: "2026-11-22T16:48:00.000Z", resetPasswordUrl: "https://auth.acme.example/forgot-password" },
   email_verification_link: { url: LINK, expiresInMinutes: 1440 },
   account_deletion_link: { url: `${LINK}&purpose=delete`, expiresInMinutes: 60 },
   data_export_ready: { url: `${LINK}&purpose=export`, expiresInMinutes: 24 * 60 },
@@ -141,6 +144,20 @@ describe("email templates", () => {
     }
     expect((await renderEmail(message("email_added", "en"))).subject).toBe("An email address was added to your Acme Cloud account");
     expect((await renderEmail(message("primary_email_changed", "da"))).subject).toBe("Den primære e-mailadresse for din konto hos Acme Cloud er blevet ændret");
+  });
+
+  it("the two-step verification notices say what changed and when, in each language", async () => {
+    const enabled = await renderEmail(message("mfa_enabled", "en"));
+    expect(enabled.subject).toBe("Two-step verification is on for your Acme Cloud account");
+    expect(enabled.text).toContain("November 22, 2026");
+    expect(enabled.text).toContain("recovery codes");
+    expect((await renderEmail(message("mfa_disabled", "en"))).subject).toBe("Two-step verification was turned off for your Acme Cloud account");
+    const disabledDa = await renderEmail(message("mfa_disabled", "da"));
+    expect(disabledDa.subject).toBe("Totrinsbekræftelse er slået fra for din konto hos Acme Cloud");
+    expect(disabledDa.text).toContain("22. november 2026");
+    const regenerated = await renderEmail(message("recovery_codes_regenerated", "da"));
+    expect(regenerated.subject).toBe("Nye gendannelseskoder til din konto hos Acme Cloud");
+    expect(regenerated.text).toContain("De tidligere koder virker ikke længere.");
   });
 
   it("refuses a relative link: a mail client cannot resolve it", async () => {

@@ -2,15 +2,12 @@ import { getDb } from "@/db/client";
 import { unsupportedMethods } from "@/lib/http/method-not-allowed";
 import { serverRoute } from "@/lib/http/route";
 import { deleteUser } from "@/lib/users/delete-user";
-import { getUserOrThrow } from "@/lib/users/get-user";
+import { getServerUserOrThrow } from "@/lib/users/get-user";
 import { deleteUserOperation, getUserOperation, updateUserOperation } from "@/lib/users/operations";
-import { toServerUser } from "@/lib/users/serialize";
 import { updateUser } from "@/lib/users/update-user";
 
 // GET /api/server/v1/users/{userId} — get a user
-export const GET = serverRoute(getUserOperation, async ({ environment, params }) =>
-  toServerUser(await getUserOrThrow(getDb(), environment.id, params.userId)),
-);
+export const GET = serverRoute(getUserOperation, ({ environment, params }) => getServerUserOrThrow(getDb(), environment.id, params.userId));
 
 // PATCH /api/server/v1/users/{userId} — update names, locale, email, password
 export const PATCH = serverRoute(updateUserOperation, ({ environment, params, body, actor }) =>

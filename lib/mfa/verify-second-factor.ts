@@ -1,0 +1,44 @@
+import type { Database } from "@/db/client";
+import { accountThrottleIdentifier, assertPasswordNotThrottled, countSignInFailure, passwordSucceeded } from "../auth/sign-in";
+import type { EnvironmentContext } from "../environments/context";
+import type { RequestContext } from "../http/request-context";
+import type { Establishment } from "../sessions/establish-session";
+import { completeMfaChallenge } from "./complete-challenge";
+import { findMfaChallenge, mfaChallengeFailed } from "./mfa-tokens";
+import { codeMethod, spendSecondFactorCode } from "./second-factor-codes";
+import { WrongCodeError } from "./wrong-code";
+
+/**
+ * Finishes a sign-in that owes its second factor (POST /auth/mfa/verify) with an
+ * authenticator code (6 digits) or a recovery code. The code is spent inside the
+ * transaction that spends the mfaToken and opens the session, so each code wins
+ * once however many tokens and requests carry it.
+ *
+ * A wrong code counts twice, after the rollback: against the token (the fifth
+ * kills it) and against the account's sign-in throttle, which this endpoint also
+ * obeys, so fresh tokens from fresh password sign-ins bring no fresh guesses.
+ */
+export async function verifySecondFactor(
+  db: Database,
+  environment: EnvironmentContext,
+  input: { mfaToken: string; code: string },
+  context: RequestContext,
+): Promise<Establishment> {
+  const challenge = await findMfaChallenge(db, environment, input.mfaToken, "second_factor");
+  // The token records the primary address it was issued for: the key sign-in and reverification count under.
+  const identifier = accountThrottleIdentifier({ id: challenge.userId, email: challenge.row.email || null });
+  const streak = await assertPasswordNotThrottled(db, environment, identifier);
+  try {
+    const established = await completeMfaChallenge(db, environment, challenge, codeMethod(input.code), context, async (tx, user) => {
+      if (!(await spendSecondFactorCode(tx, user.id, input.code))) throw new WrongCodeError();
+    });
+    await passwordSucceeded(db, environment, identifier, streak);
+    return established;
+  } catch (error) {
+    if (error instanceof WrongCodeError) {
+      await mfaChallengeFailed(db, challenge);
+      await countSignInFailure(db, environment, identifier);
+    }
+    throw error;
+  }
+}
