@@ -7,6 +7,7 @@ import type { EmailCopy } from "./copy";
 import EmailAddedEmail from "./email-added";
 import EmailVerificationLinkEmail from "./email-verification-link";
 import OrganizationInvitationEmail from "./organization-invitation";
+import PasskeyAddedEmail from "./passkey-added";
 import PasswordChangedEmail from "./password-changed";
 import PasswordResetCodeEmail from "./password-reset-code";
 import PrimaryEmailChangedEmail from "./primary-email-changed";
@@ -32,6 +33,7 @@ export const EMAIL_TEMPLATES: { [T in EmailTemplateName]: EmailTemplate<T> } = {
     component: PrimaryEmailChangedEmail,
     subject: (copy, p) => copy.primary_email_changed.subject(p.brand.applicationName),
   },
+  passkey_added: { component: PasskeyAddedEmail, subject: (copy, p) => copy.passkey_added.subject(p.brand.applicationName) },
   email_verification_link: {
     component: EmailVerificationLinkEmail,
     subject: (copy, p) => copy.email_verification_link.subject(p.brand.applicationName),

@@ -67,6 +67,15 @@ export interface EmailCopy {
   };
   email_added: AddressNoticeCopy;
   primary_email_changed: AddressNoticeCopy;
+  passkey_added: {
+    subject: (appName: string) => string;
+    preview: (appName: string) => string;
+    heading: string;
+    intro: (appName: string, passkeyName: string, when: string) => string;
+    ifYou: string;
+    notYou: string;
+    review: string;
+  };
   email_verification_link: LinkEmailCopy;
   account_deletion_link: LinkEmailCopy;
   data_export_ready: LinkEmailCopy;

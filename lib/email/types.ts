@@ -22,6 +22,8 @@ export interface EmailTemplates {
   email_added: AddressNotice;
   /** Notice to the old and the new primary address, sent with the change: `email` is now the primary one. */
   primary_email_changed: AddressNotice;
+  /** Notice to the primary address, sent with the change: a passkey was added to the account. */
+  passkey_added: { passkeyName: string; occurredAt: string; accountUrl: string };
   /** Link that verifies an added email address. */
   email_verification_link: { url: string; expiresInMinutes: number };
   /** One-time link that confirms account deletion. */
