@@ -9,6 +9,7 @@ import EmailVerificationLinkEmail from "./email-verification-link";
 import MfaDisabledEmail from "./mfa-disabled";
 import MfaEnabledEmail from "./mfa-enabled";
 import OrganizationInvitationEmail from "./organization-invitation";
+import PasskeyAddedEmail from "./passkey-added";
 import PasswordChangedEmail from "./password-changed";
 import PasswordResetCodeEmail from "./password-reset-code";
 import PrimaryEmailChangedEmail from "./primary-email-changed";
@@ -41,6 +42,7 @@ export const EMAIL_TEMPLATES: { [T in EmailTemplateName]: EmailTemplate<T> } = {
     component: RecoveryCodesRegeneratedEmail,
     subject: (copy, p) => copy.recovery_codes_regenerated.subject(p.brand.applicationName),
   },
+  passkey_added: { component: PasskeyAddedEmail, subject: (copy, p) => copy.passkey_added.subject(p.brand.applicationName) },
   email_verification_link: {
     component: EmailVerificationLinkEmail,
     subject: (copy, p) => copy.email_verification_link.subject(p.brand.applicationName),

@@ -108,6 +108,17 @@ export const da: EmailCopy = {
       "Hvis det ikke var dig, kan en anden være logget ind på din konto: nulstil din adgangskode med det samme, og log ud af de sessioner, du ikke genkender:",
     resetPassword: "Nulstil adgangskode",
   },
+  passkey_added: {
+    subject: (appName) => `En adgangsnøgle er blevet tilføjet til din konto hos ${appName}`,
+    preview: (appName) => `En ny adgangsnøgle kan nu logge ind på din konto hos ${appName}.`,
+    heading: "En adgangsnøgle er blevet tilføjet",
+    intro: (appName, passkeyName, when) =>
+      `Adgangsnøglen „${passkeyName}“ blev tilføjet til din konto hos ${appName} ${when}. Den kan logge ind på din konto uden adgangskode.`,
+    ifYou: "Hvis det var dig, der tilføjede den, behøver du ikke gøre mere.",
+    notYou:
+      "Hvis det ikke var dig, kan en anden være logget ind på din konto: fjern adgangsnøglen med det samme, skift din adgangskode, og log ud af de sessioner, du ikke genkender:",
+    review: "Se dine adgangsnøgler",
+  },
   email_verification_link: {
     subject: (appName) => `Bekræft din e-mailadresse hos ${appName}`,
     preview: (appName) => `Bekræft, at denne e-mailadresse hører til din konto hos ${appName}.`,

@@ -108,6 +108,17 @@ export const en: EmailCopy = {
       "If this was not you, someone may be signed in to your account: reset your password now and sign out of the sessions you do not recognize:",
     resetPassword: "Reset password",
   },
+  passkey_added: {
+    subject: (appName) => `A passkey was added to your ${appName} account`,
+    preview: (appName) => `A new passkey can now sign in to your ${appName} account.`,
+    heading: "A passkey was added",
+    intro: (appName, passkeyName, when) =>
+      `The passkey “${passkeyName}” was added to your ${appName} account on ${when}. It can sign in to your account without a password.`,
+    ifYou: "If you added it, there is nothing more to do.",
+    notYou:
+      "If this was not you, someone may be signed in to your account: remove the passkey now, change your password and sign out of the sessions you do not recognize:",
+    review: "Review your passkeys",
+  },
   email_verification_link: {
     subject: (appName) => `Verify your email address for ${appName}`,
     preview: (appName) => `Confirm that this email address belongs to your ${appName} account.`,

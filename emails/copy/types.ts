@@ -73,6 +73,15 @@ export interface EmailCopy {
   mfa_enabled: SecurityNoticeCopy;
   mfa_disabled: SecurityNoticeCopy;
   recovery_codes_regenerated: SecurityNoticeCopy;
+  passkey_added: {
+    subject: (appName: string) => string;
+    preview: (appName: string) => string;
+    heading: string;
+    intro: (appName: string, passkeyName: string, when: string) => string;
+    ifYou: string;
+    notYou: string;
+    review: string;
+  };
   email_verification_link: LinkEmailCopy;
   account_deletion_link: LinkEmailCopy;
   data_export_ready: LinkEmailCopy;

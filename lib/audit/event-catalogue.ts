@@ -27,6 +27,7 @@ const fieldNames = z.strictObject({ fields: z.array(z.string()) });
 const revokedSessions = z.strictObject({ revokedSessions: count });
 const emailAddress = z.strictObject({ emailAddressId: z.uuid() });
 const templateName = z.strictObject({ name: z.string() });
+const passkey = z.strictObject({ passkeyId: z.uuid() });
 
 /**
  * What an event's `subject_id` names: a user (also for session and email events, so
@@ -69,6 +70,9 @@ export const eventCatalogue = {
   "email.primary_changed": { subject: "user", data: emailAddress },
   "email.removed": { subject: "user", data: emailAddress },
   "email.verified": { subject: "user", data: none },
+  "passkey.added": { subject: "user", data: passkey },
+  "passkey.renamed": { subject: "user", data: passkey },
+  "passkey.removed": { subject: "user", data: passkey },
   "legal.accepted": {
     subject: "user",
     data: z.strictObject({ requireConsent: z.boolean(), termsUrl: z.string().nullable(), privacyUrl: z.string().nullable() }),

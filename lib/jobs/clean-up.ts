@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNotNull, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Database } from "@/db/client";
-import { dataRequests, emailAddresses, jobs, oneTimeCodes, outboxEmails, rateLimitBuckets, sessions } from "@/db/schema";
+import { dataRequests, emailAddresses, jobs, oneTimeCodes, outboxEmails, rateLimitBuckets, sessions, webauthnChallenges } from "@/db/schema";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -22,6 +22,8 @@ export const RETENTION_DAYS = {
   finishedJobs: 7,
   /** Pending email addresses whose link lapsed: they hold nothing and are no longer listed. */
   lapsedEmailAddresses: 0,
+  /** Passkey challenges: spent or not, one past its expiry can no longer finish a ceremony. */
+  webauthnChallenges: 0,
 } as const;
 
 export type CleanUpCounts = Record<keyof typeof RETENTION_DAYS | "exportsWiped", number>;
@@ -60,6 +62,12 @@ export async function cleanUp(db: Database, now: Date = new Date()): Promise<Cle
       emailAddresses,
       emailAddresses.id,
       and(isNull(emailAddresses.verifiedAt), lte(emailAddresses.expiresAt, cutoff("lapsedEmailAddresses"))),
+    ),
+    webauthnChallenges: await deleteInBatches(
+      db,
+      webauthnChallenges,
+      webauthnChallenges.id,
+      lte(webauthnChallenges.expiresAt, cutoff("webauthnChallenges")),
     ),
     exportsWiped: await wipeDeadExports(db, now),
   };

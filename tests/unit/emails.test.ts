@@ -17,6 +17,7 @@ const PROPS: { [T in EmailTemplateName]: EmailTemplates[T] } = {
   mfa_enabled: { occurredAt: "2026-11-22T16:48:00.000Z", resetPasswordUrl: "https://auth.acme.example/forgot-password" },
   mfa_disabled: { occurredAt: "2026-11-22T16:48:00.000Z", resetPasswordUrl: "https://auth.acme.example/forgot-password" },
   recovery_codes_regenerated: { occurredAt: "2026-11-22T16:48:00.000Z", resetPasswordUrl: "https://auth.acme.example/forgot-password" },
+  passkey_added: { passkeyName: "MacBook Touch ID", occurredAt: "2026-11-22T16:48:00.000Z", accountUrl: "https://auth.acme.example/account" },
   email_verification_link: { url: LINK, expiresInMinutes: 1440 },
   account_deletion_link: { url: `${LINK}&purpose=delete`, expiresInMinutes: 60 },
   data_export_ready: { url: `${LINK}&purpose=export`, expiresInMinutes: 24 * 60 },

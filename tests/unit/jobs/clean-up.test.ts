@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { dataRequests, emailAddresses, jobs, oneTimeCodes, outboxEmails, rateLimitBuckets, sessions } from "@/db/schema";
+import { dataRequests, emailAddresses, jobs, oneTimeCodes, outboxEmails, rateLimitBuckets, sessions, webauthnChallenges } from "@/db/schema";
 import { cleanUp, RETENTION_DAYS } from "@/lib/jobs/clean-up";
 import { createUser, newEnvironment, openSession } from "../../helpers/fixtures";
 
@@ -145,6 +145,24 @@ describe("the periodic clean-up", () => {
     expect(await remaining(getDb().select().from(emailAddresses).where(inArray(emailAddresses.id, ids)))).toEqual([live.id, verified.id].sort());
   });
 
+  it("deletes passkey challenges past their expiry, spent or not; live ones stay", async () => {
+    const challenge = (fields: { expiresAt: Date; consumedAt?: Date }) => ({
+      id: randomUUID(),
+      environmentId,
+      userId: user.id,
+      purpose: "registration" as const,
+      challengeHash: randomUUID(),
+      ...fields,
+    });
+    const expired = challenge({ expiresAt: new Date(NOW.getTime() - 60_000) });
+    const spentAndExpired = challenge({ expiresAt: new Date(NOW.getTime() - 60_000), consumedAt: new Date(NOW.getTime() - 120_000) });
+    const live = challenge({ expiresAt: new Date(NOW.getTime() + 60_000) });
+    await getDb().insert(webauthnChallenges).values([expired, spentAndExpired, live]);
+    expect((await cleanUp(getDb(), NOW)).webauthnChallenges).toBe(2);
+    const ids = [expired.id, spentAndExpired.id, live.id];
+    expect(await remaining(getDb().select().from(webauthnChallenges).where(inArray(webauthnChallenges.id, ids)))).toEqual([live.id]);
+  });
+
   it("a second run finds nothing left to do", async () => {
     expect(await cleanUp(getDb(), NOW)).toEqual({
       oneTimeCodes: 0,
@@ -153,6 +171,7 @@ describe("the periodic clean-up", () => {
       outboxEmails: 0,
       finishedJobs: 0,
       lapsedEmailAddresses: 0,
+      webauthnChallenges: 0,
       exportsWiped: 0,
     });
   });
