@@ -7,7 +7,8 @@ import { serverApi } from "./support/server-api";
  * After the server is up (Playwright starts the webServer first): configure the
  * test environments through the Server API, as an operator would. Rate limits go
  * off so the suite is not throttled; the branded environment gets its look and an
- * allowed origin on this same server (127.0.0.1 instead of localhost) to redirect to.
+ * allowed origin on this same server (127.0.0.1 instead of localhost) to redirect to;
+ * the enforced environment requires two-step verification of every user.
  */
 export default async function globalSetup() {
   const run = e2eRun();
@@ -24,6 +25,8 @@ export default async function globalSetup() {
     legal: { termsUrl: "https://northwind.example/terms", privacyUrl: "https://northwind.example/privacy" },
   });
   await branded.put("/allowed-origins", { origins: [sameServerOrigin] });
+  await serverApi(environments.enforced.secretKey).patch("/environment", { rateLimits: { enabled: false }, mfa: { required: true } });
+  await serverApi(environments.gated.secretKey).patch("/environment", { rateLimits: { enabled: false } });
 
   return async () => {
     // The server is stopped after this; FORCE closes its connections to the run's database.

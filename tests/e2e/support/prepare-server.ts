@@ -32,6 +32,10 @@ try {
   const branded = await createEnvironment(handle.db, { name: "Northwind Travel" });
   // A tenant on a frontend host of its own: Chromium resolves *.localhost to loopback.
   const acme = await createEnvironment(handle.db, { name: "Acme Tenant", frontendHost: `acme.localhost:${run.port}` });
+  // Two-step verification required for everyone (global-setup switches it on); reached with ?pk=.
+  const enforced = await createEnvironment(handle.db, { name: "Fortress Bank" });
+  // Starts without the requirement: the enrollment-gate test turns it on under a signed-in user.
+  const gated = await createEnvironment(handle.db, { name: "Harbour Lock" });
 
   const environment = await findEnvironment(handle.db, main.environmentId);
   if (!environment) throw new Error("the main e2e environment vanished");
@@ -44,7 +48,7 @@ try {
     .set({ verifiedAt: null })
     .where(and(eq(emailAddresses.userId, user.id), eq(emailAddresses.email, unverifiedUser.email)));
 
-  const environments: E2eEnvironments = { main, branded, acme, unverifiedUser };
+  const environments: E2eEnvironments = { main, branded, acme, enforced, gated, unverifiedUser };
   fs.writeFileSync(run.environmentsFile, JSON.stringify(environments, null, 2));
   console.log(`e2e: prepared ${run.databaseName ? `Postgres database ${run.databaseName}` : `PGlite in ${run.runDir}`}`);
 } finally {

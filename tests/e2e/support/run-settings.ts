@@ -50,6 +50,10 @@ export interface E2eEnvironments {
   branded: { environmentId: string; publishableKey: string; secretKey: string };
   /** Served on its own frontend host acme.localhost:PORT. */
   acme: { environmentId: string; publishableKey: string; secretKey: string };
+  /** Reached with ?pk=; `mfa.required` is on: every user enrolls a second factor at sign-in. */
+  enforced: { environmentId: string; publishableKey: string; secretKey: string };
+  /** Reached with ?pk=; `mfa.required` starts off, for the test that turns it on under a live session. */
+  gated: { environmentId: string; publishableKey: string; secretKey: string };
   /** A user of `main` whose primary address is not verified, for the email-verification gate. */
   unverifiedUser: { email: string; password: string };
 }
