@@ -1,6 +1,7 @@
 import * as authOperations from "../auth/operations";
 import * as environmentOperations from "../environments/operations";
 import type { AuthLevel, Operation } from "../http/operation";
+import * as mfaOperations from "../mfa/operations";
 import * as sessionOperations from "../sessions/operations";
 import * as jwtTemplateOperations from "../tokens/jwt-template-operations";
 import * as tokenOperations from "../tokens/operations";
@@ -18,4 +19,5 @@ export const ALL_OPERATIONS: AnyOperation[] = [
   ...Object.values(jwtTemplateOperations),
   ...Object.values(authOperations),
   ...Object.values(meOperations),
+  ...Object.values(mfaOperations),
 ] as unknown as AnyOperation[];
