@@ -1,24 +1,38 @@
 import type { Database } from "@/db/client";
 import type { EnvironmentContext } from "../environments/context";
+import { invalidField } from "../errors";
+import { codeMethod, spendSecondFactorCode } from "../mfa/second-factor-codes";
+import { readUserFactors } from "../mfa/user-factors";
 import type { FactorProof } from "../sessions/reverification";
 import type { AuthMethod } from "../sessions/establish-session";
 import type { UserRow } from "../users/serialize";
 import { verifyPassword } from "./password-hasher";
-import { assertPasswordNotThrottled, invalidCredentials, passwordFailed, passwordSucceeded } from "./sign-in";
+import { accountThrottleIdentifier, assertPasswordNotThrottled, invalidCredentials, passwordFailed, passwordSucceeded } from "./sign-in";
 
 /**
  * Checks a proof against the user's own factors and names the method it proved.
- * Reverification runs every proof through here, so a factor the user has is
- * accepted wherever a recent sign-in is asked for. A wrong proof and a factor the
- * user does not have answer alike. Password proofs share the account's sign-in
- * throttle: a stolen session is no faster a password oracle than the sign-in page.
+ * Reverification runs every proof through here, so a recent sign-in means what a
+ * sign-in means: the password when the user has one, and with two-step
+ * verification on a code as well (an authenticator code or a recovery code, then
+ * spent); a password alone never reopens the sensitive window of an MFA user.
+ *
+ * Both answers are given before either is judged, and any wrong one answers the
+ * same 401 invalid_credentials, so the code is no oracle for the password. Every
+ * failure counts toward the account's sign-in throttle: a stolen session is no
+ * faster an oracle than the sign-in page.
  */
 export async function verifyFactor(db: Database, environment: EnvironmentContext, user: UserRow, proof: FactorProof): Promise<AuthMethod> {
-  if (!user.passwordHash) throw invalidCredentials();
+  const mfaOn = (await readUserFactors(db, user.id)).totp;
+  if (!user.passwordHash && !mfaOn) throw invalidCredentials();
+  if (user.passwordHash && proof.password === undefined) throw invalidField("password", "is required");
+  if (mfaOn && proof.code === undefined) throw invalidField("code", "is required: two-step verification is on");
   // Keyed like sign-in (the address), so guesses here and at sign-in add up.
-  const identifier = user.email ?? `user:${user.id}`;
+  const identifier = accountThrottleIdentifier(user);
   const streak = await assertPasswordNotThrottled(db, environment, identifier);
-  if (!(await verifyPassword(user.passwordHash, proof.password).catch(() => false))) throw await passwordFailed(db, environment, identifier);
+  const passwordOk = !user.passwordHash || (await verifyPassword(user.passwordHash, proof.password ?? "").catch(() => false));
+  // The code is spent only with the right password: a wrong guess at the password burns no code.
+  const codeOk = !mfaOn || (passwordOk && (await spendSecondFactorCode(db, user.id, proof.code ?? "")));
+  if (!passwordOk || !codeOk) throw await passwordFailed(db, environment, identifier);
   await passwordSucceeded(db, environment, identifier, streak);
-  return "pwd";
+  return mfaOn ? codeMethod(proof.code ?? "") : "pwd";
 }

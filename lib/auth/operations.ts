@@ -166,11 +166,11 @@ export const reverifyOperation = defineOperation({
   path: "/_svc/auth/reverify",
   summary: "Prove a factor again",
   description:
-    "Opens the window (sessions.reverificationSeconds, default 10 minutes) in which sensitive operations are allowed. Takes a proof of any factor the user has (today the password). Failures count like sign-in failures, per IP and per user.",
+    "Opens the window (sessions.reverificationSeconds, default 10 minutes) in which sensitive operations are allowed. Takes the password (when the user has one) and, with two-step verification on, a `code` as well: an authenticator code or a recovery code, which is spent. A missing part answers 400 invalid_request naming the field; a wrong password or code 401 invalid_credentials, and failures count like sign-in failures, per IP, per user and toward the account's throttle. Passkeys reverify through their own ceremony. Callable by a PENDING session, so a session held by the MFA_ENROLLMENT gate can reverify before enrolling; it stays PENDING until its gates are cleared.",
   tags: ["Client: session"],
-  auth: "session",
+  auth: "pendingSession",
   rateLimits: [{ action: "signIn", per: "user" }],
   body: reverifyBody,
   response: { status: 200, description: "Reverified.", schema: reverifiedSchema },
-  errors: [...CLIENT, "unauthorized", "session_pending", "invalid_request", "invalid_credentials", "rate_limited"],
+  errors: [...CLIENT, "unauthorized", "invalid_request", "invalid_credentials", "rate_limited"],
 });

@@ -38,20 +38,23 @@ export function sessionSetCookies(effects: ResponseEffects, request: Request): s
 export function respondWithEstablishment(effects: ResponseEffects, result: Establishment, options: { isNative: boolean }) {
   switch (result.kind) {
     case "session":
-    case "pending_gates": {
-      const { grant } = result;
-      effects.openSession(grant);
-      return {
-        accessToken: grant.accessToken?.token ?? null,
-        expiresAt: grant.accessToken?.expiresAt ?? null,
-        session: grant.state,
-        user: toClientUser(grant.user),
-        ...(options.isNative ? { sessionToken: grant.token } : {}),
-      };
-    }
+    case "pending_gates":
+      return respondWithSession(effects, result.grant, options);
     case "second_factor_required":
       return { status: "needs_second_factor" as const, mfaToken: result.mfaToken, factors: result.factors };
     case "enrollment_required":
       return { status: "needs_mfa_enrollment" as const, mfaToken: result.mfaToken };
   }
+}
+
+/** The answer for a session that exists (ACTIVE, or PENDING on its gates): the cookie, the tokens and the user. */
+export function respondWithSession(effects: ResponseEffects, grant: SessionGrant, options: { isNative: boolean }) {
+  effects.openSession(grant);
+  return {
+    accessToken: grant.accessToken?.token ?? null,
+    expiresAt: grant.accessToken?.expiresAt ?? null,
+    session: grant.state,
+    user: toClientUser(grant.user),
+    ...(options.isNative ? { sessionToken: grant.token } : {}),
+  };
 }

@@ -1,6 +1,7 @@
 import * as authOperations from "../auth/operations";
 import * as environmentOperations from "../environments/operations";
 import type { AuthLevel, Operation } from "../http/operation";
+import * as mfaOperations from "../mfa/operations";
 import * as passkeyOperations from "../passkeys/operations";
 import * as sessionOperations from "../sessions/operations";
 import * as jwtTemplateOperations from "../tokens/jwt-template-operations";
@@ -19,5 +20,6 @@ export const ALL_OPERATIONS: AnyOperation[] = [
   ...Object.values(jwtTemplateOperations),
   ...Object.values(authOperations),
   ...Object.values(meOperations),
+  ...Object.values(mfaOperations),
   ...Object.values(passkeyOperations),
 ] as unknown as AnyOperation[];

@@ -10,13 +10,21 @@ import type { AuthMethod } from "./establish-session";
 import type { ActiveSession } from "./resolve-session";
 
 /**
- * A proof of one of the user's factors. Today that is the password; each factor
- * added later (an authenticator code, a passkey) becomes one more member here and
- * one more case in lib/auth/factors.ts, and every sensitive operation accepts it.
+ * A proof of the user's factors: the password, and with two-step verification on
+ * a code as well (lib/auth/factors.ts decides what a user must give). Passkeys
+ * prove themselves through their own ceremony endpoints (markReverified).
  */
 export const reverifyBody = z
-  .strictObject({ password: z.string().min(1, "must not be empty").max(1024) })
-  .meta({ id: "ReverifyRequest", description: "A proof of one of the user's factors." });
+  .strictObject({
+    password: z.string().min(1, "must not be empty").max(1024).optional().meta({ description: "Required when the user has a password." }),
+    code: z
+      .string()
+      .min(1, "must not be empty")
+      .max(64, "is too long")
+      .optional()
+      .meta({ description: "Required when two-step verification is on: a code of the authenticator app or a recovery code (which is spent)." }),
+  })
+  .meta({ id: "ReverifyRequest", description: "A proof of the user's factors." });
 
 export type FactorProof = z.output<typeof reverifyBody>;
 

@@ -28,7 +28,6 @@ describe("PENDING sessions may only clear their gate (issue 7 item 9)", () => {
       ["POST", "/users/me/email-addresses", { email: uniqueEmail("added") }],
       ["GET", "/users/me/data-requests", undefined],
       ["POST", "/auth/token", undefined],
-      ["POST", "/auth/reverify", { password: STRONG_PASSWORD }],
     ] as const) {
       const res = method === "GET" ? await client.get(path) : method === "PATCH" ? await client.patch(path, body) : await client.post(path, body);
       expectProblem(res, 403, "session_pending");
@@ -37,7 +36,10 @@ describe("PENDING sessions may only clear their gate (issue 7 item 9)", () => {
     const [user] = await getDb().select().from(users).where(eq(users.id, session.user.id));
     expect(user?.firstName).toBe("Test");
 
-    // What a PENDING session may do: the boot probe, its gate's own operation, logout.
+    // What a PENDING session may do: the boot probe, its gate's own operation, reverification
+    // (a session held by MFA_ENROLLMENT proves its password before enrolling), logout.
+    expect((await client.post("/auth/reverify", { password: STRONG_PASSWORD })).status).toBe(200);
+    expectProblem(await client.get("/users/me"), 403, "session_pending");
     const probe = await client.get("/client");
     expect(probe.body.user.session).toMatchObject({ status: "PENDING", currentGate: { key: "EMAIL_VERIFICATION" } });
     expect((await client.post("/users/me/email-verification/resend")).status).toBe(200);
