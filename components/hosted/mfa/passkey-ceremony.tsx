@@ -3,6 +3,7 @@
 import { browserSupportsWebAuthn, browserSupportsWebAuthnAutofill, startAuthentication, startRegistration, WebAuthnError } from "@simplewebauthn/browser";
 import { useEffect, useRef, useState, useSyncExternalStore, useTransition, type ReactNode } from "react";
 import { Button, type ButtonVariant } from "@/components/ui/button";
+import { FormActions } from "@/components/ui/form-actions";
 import type { FormState } from "@/lib/hosted/form-state";
 import type { Messages } from "@/lib/hosted/i18n/messages";
 import type { PasskeyOptionsAction, PasskeyVerifyAction } from "@/lib/hosted/passkey-ceremony-state";
@@ -124,9 +125,11 @@ export function PasskeyCeremony(props: PasskeyCeremonyProps) {
         ))}
         {separator ? <p className={styles.divider}>{separator}</p> : null}
         {children}
-        <Button type="submit" variant={variant} block={block} disabled={pending} aria-busy={pending || undefined}>
-          {label}
-        </Button>
+        <FormActions>
+          <Button type="submit" variant={variant} block={block} disabled={pending} aria-busy={pending || undefined}>
+            {label}
+          </Button>
+        </FormActions>
         <p role="alert" className={styles.error} tabIndex={-1}>
           {outcome?.tone === "error" ? outcome.text : null}
         </p>
