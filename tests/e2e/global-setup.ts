@@ -25,6 +25,8 @@ export default async function globalSetup() {
     legal: { termsUrl: "https://northwind.example/terms", privacyUrl: "https://northwind.example/privacy" },
   });
   await branded.put("/allowed-origins", { origins: [sameServerOrigin] });
+  // The sign-in page asks for passkey options on load (conditional UI), which counts toward the IP's sign-in limit.
+  await serverApi(environments.acme.secretKey).patch("/environment", { rateLimits: { enabled: false } });
   await serverApi(environments.enforced.secretKey).patch("/environment", { rateLimits: { enabled: false }, mfa: { required: true } });
   await serverApi(environments.gated.secretKey).patch("/environment", { rateLimits: { enabled: false } });
 
