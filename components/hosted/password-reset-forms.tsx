@@ -6,6 +6,7 @@ import { FormStatus } from "@/components/ui/form-status";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { TextField } from "@/components/ui/text-field";
 import { NewPasswordField } from "./new-password-field";
+import { SixDigitCodeField } from "./six-digit-code-field";
 import { TextLink } from "@/components/ui/text-link";
 import { AuthLinks } from "./auth-links";
 
@@ -48,7 +49,7 @@ export function ResetPasswordForm({ t, flow, email, minLength }: ResetPasswordFo
           autoCapitalize="none"
           required
         />
-        <TextField name="code" label={t.fields.code} autoComplete="one-time-code" inputMode="numeric" pattern="[0-9 ]*" maxLength={7} required />
+        <SixDigitCodeField label={t.fields.code} />
         <NewPasswordField name="newPassword" label={t.fields.newPassword} t={t} minLength={minLength} />
         <FormStatus />
         <SubmitButton block>{t.reset.submit}</SubmitButton>

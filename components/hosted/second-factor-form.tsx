@@ -5,6 +5,7 @@ import { ActionForm } from "@/components/ui/action-form";
 import { FormStatus } from "@/components/ui/form-status";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { TextField } from "@/components/ui/text-field";
+import { SixDigitCodeField } from "./six-digit-code-field";
 
 /** The code of the second-factor page: from the authenticator app (numeric keypad, one-time-code autofill) or a recovery code. */
 export function SecondFactorForm({ t, flow, method }: { t: Messages; flow: HostedFlow; method: "totp" | "recovery" }) {
@@ -13,16 +14,7 @@ export function SecondFactorForm({ t, flow, method }: { t: Messages; flow: Hoste
       {method === "recovery" ? (
         <TextField name="code" label={t.fields.recoveryCode} autoComplete="off" spellCheck={false} autoCapitalize="none" maxLength={32} required />
       ) : (
-        <TextField
-          name="code"
-          label={t.fields.totpCode}
-          autoComplete="one-time-code"
-          inputMode="numeric"
-          pattern="[0-9 ]*"
-          maxLength={7}
-          spellCheck={false}
-          required
-        />
+        <SixDigitCodeField label={t.fields.totpCode} />
       )}
       <FormStatus />
       <SubmitButton block>{t.secondFactor.submit}</SubmitButton>

@@ -4,24 +4,15 @@ import { hostedFlowFields, type HostedFlow } from "@/lib/hosted/hosted-flow";
 import { ActionForm } from "@/components/ui/action-form";
 import { FormStatus } from "@/components/ui/form-status";
 import { SubmitButton } from "@/components/ui/submit-button";
-import { TextField } from "@/components/ui/text-field";
 import { ResendCodeForm } from "./resend-code-form";
+import { SixDigitCodeField } from "./six-digit-code-field";
 
 /** The 6-digit code field (numeric keypad, one-time-code autofill) and the resend form below it. */
 export function VerifyCodeForm({ t, flow, cooldownSeconds }: { t: Messages; flow: HostedFlow; cooldownSeconds: number }) {
   return (
     <>
       <ActionForm action={verifyCodeAction} hidden={hostedFlowFields(flow)}>
-        <TextField
-          name="code"
-          label={t.fields.code}
-          autoComplete="one-time-code"
-          inputMode="numeric"
-          pattern="[0-9 ]*"
-          maxLength={7}
-          spellCheck={false}
-          required
-        />
+        <SixDigitCodeField label={t.fields.code} />
         <FormStatus />
         <SubmitButton block>{t.verifyCode.submit}</SubmitButton>
       </ActionForm>

@@ -2,10 +2,10 @@ import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { Authenticator } from "./support/authenticator";
 import { ageSignIn } from "./support/database";
-import { BASE_URL, checkPage, createUser, environments, latestEmail, signInThroughForm } from "./support/fixtures";
+import { BASE_URL, checkPage, codeIn, createUser, environments, latestEmail, PASSWORD, signInThroughForm, uniqueEmail } from "./support/fixtures";
 import { e2eRun } from "./support/run-settings";
 import { serverApi } from "./support/server-api";
-import { shownRecoveryCodes, turnOnTwoStep } from "./support/two-step";
+import { shownRecoveryCodes, signInToSecondFactor, turnOnTwoStep } from "./support/two-step";
 
 async function signInToAccount(page: Page, email: string, password: string, query = ""): Promise<void> {
   await signInThroughForm(page, email, password, query);
@@ -94,8 +94,7 @@ test("an MFA user signs in with a code on the second-factor page, and with a rec
   const { app, codes } = await turnOnTwoStep(page);
   await signOut(page);
 
-  await signInThroughForm(page, user.email, user.password);
-  await page.waitForURL(/\/second-factor/);
+  await signInToSecondFactor(page, user);
   // The mfaToken stays out of the URL.
   expect(new URL(page.url()).search).toBe("");
   await expect(page.getByRole("heading", { level: 1, name: "Two-step verification" })).toBeVisible();
@@ -118,8 +117,7 @@ test("an MFA user signs in with a code on the second-factor page, and with a rec
   await page.waitForURL(`${BASE_URL}/account`);
   await signOut(page);
 
-  await signInThroughForm(page, user.email, user.password);
-  await page.waitForURL(/\/second-factor/);
+  await signInToSecondFactor(page, user);
   await page.getByRole("link", { name: "Use a recovery code instead" }).click();
   await expect(page).toHaveURL(/\/second-factor\?method=recovery/);
   await expect(page.getByLabel("Recovery code")).toBeVisible();
@@ -131,8 +129,7 @@ test("an MFA user signs in with a code on the second-factor page, and with a rec
   await signOut(page);
 
   // A recovery code works once.
-  await signInThroughForm(page, user.email, user.password);
-  await page.waitForURL(/\/second-factor/);
+  await signInToSecondFactor(page, user);
   await page.getByRole("link", { name: "Use a recovery code instead" }).click();
   await page.getByLabel("Recovery code").fill(codes[0] ?? "");
   await page.getByRole("button", { name: "Verify" }).click();
@@ -146,8 +143,7 @@ test("the second-factor page in Danish, and after the sign-in is gone", async ({
   await signInToAccount(page, user.email, user.password);
   await turnOnTwoStep(page);
   await signOut(page);
-  await signInThroughForm(page, user.email, user.password);
-  await page.waitForURL(/\/second-factor/);
+  await signInToSecondFactor(page, user);
   await page.getByRole("button", { name: "Dansk" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Totrinsbekræftelse" })).toBeVisible();
   await expect(page.getByLabel("Kode fra godkendelsesapp")).toBeVisible();
@@ -185,6 +181,47 @@ test("confirming it's you as an MFA user takes the password and a current code",
   await shownRecoveryCodes(page);
 });
 
+test("a password reset of an MFA user does not sign in past the second factor", async ({ page }) => {
+  const user = await createUser("mfa-reset");
+  await signInToAccount(page, user.email, user.password);
+  const { app } = await turnOnTwoStep(page);
+  await signOut(page);
+
+  await page.getByRole("link", { name: "Forgot your password?" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Reset your password" })).toBeVisible();
+  await page.getByLabel("Email address").fill(user.email);
+  await page.getByRole("button", { name: "Send code" }).click();
+  await expect(page).toHaveURL(/\/reset-password/);
+  await page.getByLabel("6-digit code").fill(codeIn(await latestEmail(user.email, "password_reset_code")));
+  await page.getByLabel("New password", { exact: true }).fill("quartz-lagoon-fennel-31");
+  await page.getByRole("button", { name: "Save new password" }).click();
+  await page.waitForURL(/\/second-factor/);
+  expect(await (await page.request.get("/_svc/client")).json()).toMatchObject({ authenticated: false });
+  await page.getByLabel("Authenticator code").fill(await app.code());
+  await page.getByRole("button", { name: "Verify" }).click();
+  await page.waitForURL(`${BASE_URL}/account`);
+});
+
+test("signing up where MFA is required goes from the emailed code to enrollment", async ({ page }) => {
+  const { enforced } = environments();
+  const email = uniqueEmail("enforced-signup");
+  await page.goto(`/sign-up?pk=${enforced.publishableKey}`);
+  await page.getByLabel("Email address").fill(email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/verify-code\?/);
+  await page.getByLabel("6-digit code").fill(codeIn(await latestEmail(email, "sign_up_code")));
+  await page.getByRole("button", { name: "Verify" }).click();
+  await page.waitForURL(/\/mfa-enrollment/);
+  await page.getByRole("button", { name: "Set up an authenticator app" }).click();
+  const app = await Authenticator.fromSetupPage(page);
+  await page.getByLabel("Authenticator code").fill(await app.code());
+  await page.getByRole("button", { name: "Turn on", exact: true }).click();
+  await shownRecoveryCodes(page);
+  await page.getByRole("link", { name: "I have saved my codes" }).click();
+  await page.waitForURL((url) => url.pathname === "/account");
+});
+
 test("enforced enrollment: a user without a factor sets up an authenticator app before any session, then signs in with it", async ({ page }) => {
   const { enforced } = environments();
   const query = `?pk=${enforced.publishableKey}`;
@@ -210,8 +247,7 @@ test("enforced enrollment: a user without a factor sets up an authenticator app 
   await expect(page.getByRole("region", { name: "Two-step verification" })).toContainText("Two-step verification is on");
 
   await signOut(page);
-  await signInThroughForm(page, user.email, user.password, query);
-  await page.waitForURL(/\/second-factor/);
+  await signInToSecondFactor(page, user, query);
   await page.getByLabel("Authenticator code").fill(await app.code());
   await page.getByRole("button", { name: "Verify" }).click();
   await page.waitForURL((url) => url.pathname === "/account");
@@ -256,8 +292,7 @@ test.describe("without JavaScript", () => {
     await expect(page.getByText("Unused recovery codes: 10.")).toBeVisible();
     await signOut(page);
 
-    await signInThroughForm(page, user.email, user.password);
-    await page.waitForURL(/\/second-factor/);
+    await signInToSecondFactor(page, user);
     await page.getByRole("button", { name: "Verify" }).click();
     await expect(page.getByText("Fill in this field.")).toBeVisible();
     await checkPage(page, "second-factor-no-js-empty", { axe: false });
@@ -266,8 +301,7 @@ test.describe("without JavaScript", () => {
     await page.waitForURL(`${BASE_URL}/account`);
     await signOut(page);
 
-    await signInThroughForm(page, user.email, user.password);
-    await page.waitForURL(/\/second-factor/);
+    await signInToSecondFactor(page, user);
     await page.getByRole("link", { name: "Use a recovery code instead" }).click();
     await page.getByLabel("Recovery code").fill(codes[1] ?? "");
     await page.getByRole("button", { name: "Verify" }).click();

@@ -2,7 +2,7 @@ import { expect, test, type CDPSession, type Page } from "@playwright/test";
 import { ageSignIn } from "./support/database";
 import { BASE_URL, checkPage, createUser, latestEmail, signInThroughForm } from "./support/fixtures";
 import { e2eRun } from "./support/run-settings";
-import { turnOnTwoStep } from "./support/two-step";
+import { signInToSecondFactor, turnOnTwoStep } from "./support/two-step";
 
 /**
  * Chromium's virtual WebAuthn authenticator (DevTools protocol): a platform
@@ -122,8 +122,7 @@ test("a passkey answers the second-factor challenge of a password sign-in", asyn
   await page.getByRole("button", { name: "Sign out of this device" }).click();
   await page.waitForURL(/\/sign-in/);
 
-  await signInThroughForm(page, user.email, user.password);
-  await page.waitForURL(/\/second-factor/);
+  await signInToSecondFactor(page, user);
   await expect(page.getByRole("button", { name: "Use a passkey" })).toBeVisible();
   await checkPage(page, "second-factor-with-passkey");
   await page.getByRole("button", { name: "Use a passkey" }).click();

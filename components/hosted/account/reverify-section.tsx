@@ -9,6 +9,7 @@ import { SubmitButton } from "@/components/ui/submit-button";
 import { TextField } from "@/components/ui/text-field";
 import { FormActions } from "@/components/ui/form-actions";
 import { PasskeyCeremony } from "../mfa/passkey-ceremony";
+import { SixDigitCodeField } from "../six-digit-code-field";
 
 interface ReverifySectionProps {
   t: Messages;
@@ -34,9 +35,7 @@ export function ReverifySection({ t, flow, email, factors }: ReverifySectionProp
         <ActionForm action={reverifyAction} hidden={hostedFlowFields(flow)} aria-label={copy.title}>
           <input type="email" autoComplete="username" defaultValue={email ?? ""} hidden readOnly aria-hidden="true" tabIndex={-1} />
           {askPassword ? <TextField name="password" type="password" label={t.fields.password} autoComplete="current-password" required /> : null}
-          {factors.totp ? (
-            <TextField name="code" label={t.fields.totpCode} autoComplete="one-time-code" inputMode="numeric" pattern="[0-9 ]*" maxLength={7} spellCheck={false} required />
-          ) : null}
+          {factors.totp ? <SixDigitCodeField label={t.fields.totpCode} /> : null}
           <FormStatus />
           <FormActions>
             <SubmitButton>{copy.submit}</SubmitButton>

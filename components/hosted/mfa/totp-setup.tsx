@@ -6,9 +6,9 @@ import { ButtonLink } from "@/components/ui/button-link";
 import { FormActions } from "@/components/ui/form-actions";
 import { FormStatus } from "@/components/ui/form-status";
 import { SubmitButton } from "@/components/ui/submit-button";
-import { TextField } from "@/components/ui/text-field";
 import type { FormAction, FormState, TotpEnrollment } from "@/lib/hosted/form-state";
 import type { Messages } from "@/lib/hosted/i18n/messages";
+import { SixDigitCodeField } from "../six-digit-code-field";
 import { RecoveryCodes, type RecoveryCodesFile } from "./recovery-codes";
 import styles from "./mfa.module.css";
 
@@ -94,16 +94,7 @@ function ConfirmStep({ enrollment, labels, firstShown }: { enrollment: TotpEnrol
       <input type="hidden" name="secret" value={enrollment.secret} />
       <input type="hidden" name="otpauthUri" value={enrollment.otpauthUri} />
       <input type="hidden" name="qrCodeSvg" value={enrollment.qrCodeSvg} />
-      <TextField
-        name="code"
-        label={labels.codeLabel}
-        autoComplete="one-time-code"
-        inputMode="numeric"
-        pattern="[0-9 ]*"
-        maxLength={7}
-        spellCheck={false}
-        required
-      />
+      <SixDigitCodeField label={labels.codeLabel} />
       <FormStatus />
       <FormActions>
         <SubmitButton name="intent" value="confirm">

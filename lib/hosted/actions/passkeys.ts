@@ -22,7 +22,7 @@ import { formText, messageErrorState, successState, type FormState } from "../fo
 import { hostedHref } from "../hosted-flow";
 import type { Messages } from "../i18n/messages";
 import type { PasskeyOptionsState } from "../passkey-ceremony-state";
-import { runHostedAction, runOperationAction } from "../run-action";
+import { runHostedAction, runOperationAction, type ActionContext } from "../run-action";
 
 /*
  * The hosted pages' passkey ceremonies. Each is a pair: an options action the
@@ -77,28 +77,34 @@ export async function passkeySignInAction(form: FormData): Promise<FormState> {
 
 // A passkey as the second factor of a sign-in (the mfaToken is in the flow cookie).
 
+/** The sign-in's mfaToken, read from the flow cookie by `before`; without one the sign-in is over. */
+function secondFactorChallenge() {
+  const challenge = {
+    mfaToken: "",
+    before: async ({ environment, t }: ActionContext) => {
+      challenge.mfaToken = (await pendingMfaFlow(environment.id, "second_factor"))?.token ?? "";
+      return challenge.mfaToken ? null : messageErrorState(t.secondFactor.expired);
+    },
+  };
+  return challenge;
+}
+
 export async function passkeySecondFactorOptionsAction(form: FormData): Promise<PasskeyOptionsState> {
-  let mfaToken = "";
+  const challenge = secondFactorChallenge();
   return runOperationAction(form, passkeySecondFactorOptionsEndpoint, {
     describe: failed((t) => t.secondFactor.expired),
-    before: async ({ environment, t }) => {
-      mfaToken = (await pendingMfaFlow(environment.id, "second_factor"))?.token ?? "";
-      return mfaToken ? null : messageErrorState(t.secondFactor.expired);
-    },
-    input: () => ({ body: { mfaToken } }),
+    before: challenge.before,
+    input: () => ({ body: { mfaToken: challenge.mfaToken } }),
     then: async ({ options }) => ({ ...successState(null), authentication: requestOptions(options) }),
   });
 }
 
 export async function passkeySecondFactorAction(form: FormData): Promise<FormState> {
-  let mfaToken = "";
+  const challenge = secondFactorChallenge();
   return runOperationAction(form, passkeySecondFactorEndpoint, {
     describe: failed((t) => t.passkey.failed),
-    before: async ({ environment, t }) => {
-      mfaToken = (await pendingMfaFlow(environment.id, "second_factor"))?.token ?? "";
-      return mfaToken ? null : messageErrorState(t.secondFactor.expired);
-    },
-    input: () => ({ body: { mfaToken, response: ceremonyResponse(form) } }),
+    before: challenge.before,
+    input: () => ({ body: { mfaToken: challenge.mfaToken, response: ceremonyResponse(form) } }),
     then: (result, context) => continueAfterSignIn(result, context),
   });
 }

@@ -1,6 +1,6 @@
 import { expect, type Page } from "@playwright/test";
 import { Authenticator } from "./authenticator";
-import { checkPage } from "./fixtures";
+import { checkPage, signInThroughForm } from "./fixtures";
 
 /** The recovery codes on the page, as shown once after turning two-step verification on or regenerating. */
 export async function shownRecoveryCodes(page: Page): Promise<string[]> {
@@ -26,4 +26,10 @@ export async function turnOnTwoStep(page: Page, screenshots?: { prefix: string; 
   const codes = await shownRecoveryCodes(page);
   if (screenshots) await checkPage(page, `${screenshots.prefix}-recovery-codes`, { axe: screenshots.axe });
   return { app, codes };
+}
+
+/** Signs in with the password and lands on the second-factor page (the mfaToken in a cookie, never in the URL). */
+export async function signInToSecondFactor(page: Page, user: { email: string; password: string }, query = ""): Promise<void> {
+  await signInThroughForm(page, user.email, user.password, query);
+  await page.waitForURL(/\/second-factor/);
 }
