@@ -15,6 +15,15 @@ export function totpCode(secret: string, stepOffset = 0): string {
   return new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret) }).generate({ timestamp: Date.now() + stepOffset * STEP_MS });
 }
 
+/** A 6-digit code that is none of the codes the server would accept for `secret` right now. */
+export function wrongCode(secret: string): string {
+  const near = new Set([-1, 0, 1].map((offset) => totpCode(secret, offset)));
+  for (let n = 0; ; n++) {
+    const candidate = String(n).padStart(6, "0");
+    if (!near.has(candidate)) return candidate;
+  }
+}
+
 /**
  * Waits out the last 3 seconds of a 30 s step, so a code made for an offset from
  * now is still that offset from the server's step when the request arrives.
