@@ -233,6 +233,14 @@ describe("wrong codes count toward the account's sign-in throttle", () => {
     expectProblem(await clientApi(publishableKey).post("/auth/login", { email: user.email, password: STRONG_PASSWORD }), 429, "rate_limited");
     expectProblem(await clientApi(publishableKey).post("/auth/mfa/verify", { mfaToken: spare, code: user.recoveryCodes[0] }), 429, "rate_limited");
     expect((await user.client.get("/users/me/mfa")).body.recoveryCodesLeft).toBe(10);
+
+    // A password reset (a mailbox's proof) does not wipe them either while the second factor is owed.
+    const guest = clientApi(publishableKey);
+    await guest.post("/auth/forgot-password", { email: user.email });
+    const code = codeIn((await eventually(() => latestEmail(user.email, "password_reset_code"))).text);
+    const reset = await guest.post("/auth/reset-password", { email: user.email, code, newPassword: "a brand new passphrase" });
+    expect(reset.body.status).toBe("needs_second_factor");
+    expectProblem(await guest.post("/auth/mfa/verify", { mfaToken: reset.body.mfaToken, code: user.recoveryCodes[0] }), 429, "rate_limited");
   });
 });
 
