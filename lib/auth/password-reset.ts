@@ -108,7 +108,6 @@ export async function resetPassword(
       .where(eq(users.id, user.id))
       .returning();
     if (!updated) throw new Error("user update returned no row");
-    await clearSignInFailures(tx, environment.id, input.email);
     locale = updated.locale;
     const actor = { type: "user", id: user.id, requestId: context.requestId } as const;
     const revokedSessions = await revokeAllUserSessions(tx, { environmentId: environment.id, userId: user.id }, actor, "password_reset");
@@ -120,7 +119,11 @@ export async function resetPassword(
       data: { revokedSessions },
     });
     // The emailed code proved the mailbox; the new password is not a proof of its own.
-    return establishSession(tx, environment, updated, { methods: ["email_code"] }, context);
+    const established = await establishSession(tx, environment, updated, { methods: ["email_code"] }, context);
+    // The failed sign-ins are forgiven once the owner is back in, but not while a second
+    // factor is still owed: wrong codes count there too, and a reset must not wipe them.
+    if (established.kind !== "second_factor_required") await clearSignInFailures(tx, environment.id, input.email);
+    return established;
   });
   if (!opened) {
     await recordFailedAttempt(db, row ?? NO_CODE);

@@ -1,4 +1,4 @@
-import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { queryRows, type Database } from "@/db/client";
 import type { EnvironmentContext } from "../environments/context";
 import type { SecondFactor } from "../sessions/establish-session";
@@ -31,11 +31,15 @@ export async function readFactorSummary(db: Database, userId: string): Promise<F
 }
 
 /**
- * The same summary as columns of a query over users (`userId` names the row's id),
- * so a page of users carries it in the one statement that finds them. Correlated
- * subqueries on the factor tables' user indexes, evaluated for the rows returned.
+ * The same summary as columns of a query over users, so a page of users carries it
+ * in the one statement that finds them: correlated subqueries on the factor
+ * tables' user indexes, evaluated for the rows returned. `from` is the name the
+ * query gives the users rows (the table, or a subquery's alias); the id is
+ * qualified with it, since drizzle writes a single table's columns bare, and a
+ * bare "id" inside the subqueries would be the factor table's own.
  */
-export function factorSummaryColumns(userId: SQLWrapper): { mfaEnabled: SQL<boolean>; passkeys: SQL<number> } {
+export function factorSummaryColumns(from: string): { mfaEnabled: SQL<boolean>; passkeys: SQL<number> } {
+  const userId = sql`${sql.identifier(from)}.${sql.identifier("id")}`;
   return {
     mfaEnabled: sql<boolean>`exists (select 1 from totp_factors f where f.user_id = ${userId} and f.confirmed_at is not null)`.mapWith(Boolean),
     passkeys: sql<number>`(select count(*)::int from passkeys p where p.user_id = ${userId})`.mapWith(Number),

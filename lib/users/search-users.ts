@@ -1,4 +1,4 @@
-import { and, desc, eq, exists, getTableColumns, gte, ilike, inArray, isNull, lt, sql, type Column, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, desc, eq, exists, getTableColumns, gte, ilike, inArray, isNull, lt, sql, type Column, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import type { Database } from "@/db/client";
 import { searchKey, users } from "@/db/schema";
@@ -27,16 +27,19 @@ interface FilterColumns {
 const WALK_ROWS_PER_RESULT = 500;
 
 const USER_COLUMNS = getTableColumns(users);
+/** The aliases of the subqueries a substring search reads users from. */
+const NEWEST = "newest";
+const MATCHES = "matches";
 type UserColumn = keyof typeof USER_COLUMNS;
 
 /**
  * What a page row selects: the user's columns, read from `source` (the users table
- * or a subquery over it), and the summary of the user's second factors, computed
- * in the same statement for the rows of the page only.
+ * or a subquery over it, named `from` in the query), and the summary of the user's
+ * second factors, computed in the same statement for the rows of the page only.
  */
-function pageRow<S extends Record<UserColumn, unknown> & { id: SQLWrapper }>(source: S) {
+function pageRow<S extends Record<UserColumn, unknown>>(source: S, from: string) {
   const columns = Object.fromEntries(Object.keys(USER_COLUMNS).map((key) => [key, source[key as UserColumn]])) as Pick<S, UserColumn>;
-  return { ...columns, ...factorSummaryColumns(source.id) };
+  return { ...columns, ...factorSummaryColumns(from) };
 }
 
 /** `%`, `_` and `\` in a search term match themselves (backslash is Postgres's LIKE escape). */
@@ -99,7 +102,7 @@ export async function searchUsers(
     typeof filter.name === "string" || typeof filter.email === "string"
       ? await findBySubstring(db, range, filter, wanted)
       : await db
-          .select(pageRow(users))
+          .select(pageRow(users, "users"))
           .from(users)
           .where(and(range, ...rowConditions(users, filter)))
           .orderBy(desc(users.createdAt), desc(users.id))
@@ -134,9 +137,9 @@ async function findBySubstring(db: Database, range: SQL | undefined, filter: Sea
     .where(range)
     .orderBy(desc(users.createdAt), desc(users.id))
     .limit(budget)
-    .as("newest");
+    .as(NEWEST);
   const walked = await db
-    .select(pageRow(newest))
+    .select(pageRow(newest, NEWEST))
     .from(newest)
     .where(and(...rowConditions(newest, filter)))
     .orderBy(desc(newest.createdAt), desc(newest.id))
@@ -148,7 +151,7 @@ async function findBySubstring(db: Database, range: SQL | undefined, filter: Sea
     // Under three letters or digits leaves the trigram index nothing to look up: the
     // ordered walk, now unbounded, is the best plan left. Such terms are mostly common.
     return db
-      .select(pageRow(users))
+      .select(pageRow(users, "users"))
       .from(users)
       .where(and(range, ...rowConditions(users, filter)))
       .orderBy(desc(users.createdAt), desc(users.id))
@@ -177,9 +180,9 @@ async function findBySubstring(db: Database, range: SQL | undefined, filter: Sea
     .from(users)
     .where(and(range, ...indexed, ...rowConditions(users, filter), budgetFilled))
     .offset(sql.placeholder("fence"))
-    .as("matches");
+    .as(MATCHES);
   const found = await db
-    .select(pageRow(matches))
+    .select(pageRow(matches, MATCHES))
     .from(matches)
     .orderBy(desc(matches.createdAt), desc(matches.id))
     .limit(wanted)

@@ -100,6 +100,7 @@ export const USER_OPERATIONS: OperationCase[] = [
   { name: "list sessions", method: "GET", path: ({ userId }) => `/users/${userId}/sessions` },
   { name: "revoke all sessions", method: "DELETE", path: ({ userId }) => `/users/${userId}/sessions` },
   { name: "revoke one session", method: "DELETE", path: ({ userId, sessionId }) => `/users/${userId}/sessions/${sessionId}` },
+  { name: "reset second factors", method: "DELETE", path: ({ userId }) => `/users/${userId}/mfa` },
 ];
 
 /** Every Server API operation, for the checks that do not depend on a user. */

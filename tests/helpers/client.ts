@@ -29,7 +29,7 @@ export function clientApi(publishableKey: string, defaults: { headers?: Record<s
     get: <T = any>(path: string, headers?: Record<string, string>) => send<T>("GET", path, undefined, headers),
     post: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) => send<T>("POST", path, body, headers),
     patch: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) => send<T>("PATCH", path, body, headers),
-    delete: <T = any>(path: string, headers?: Record<string, string>) => send<T>("DELETE", path, undefined, headers),
+    delete: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) => send<T>("DELETE", path, body, headers),
   };
 }
 
