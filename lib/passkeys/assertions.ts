@@ -1,9 +1,9 @@
 import { and, eq, lt, sql } from "drizzle-orm";
 import { generateAuthenticationOptions, verifyAuthenticationResponse } from "@simplewebauthn/server";
-import { decodeClientDataJSON, isoBase64URL } from "@simplewebauthn/server/helpers";
+import { isoBase64URL } from "@simplewebauthn/server/helpers";
 import type { Database } from "@/db/client";
 import { passkeys } from "@/db/schema";
-import { CHALLENGE_LIFETIME_MS, spendChallenge, storeChallenge, type ChallengeBinding } from "./challenges";
+import { CHALLENGE_LIFETIME_MS, claimedChallenge, spendChallenge, storeChallenge, type ChallengeBinding } from "./challenges";
 import { credentialDescriptors, encodedUserHandle, type PasskeyRow } from "./credentials";
 import type { RelyingParty } from "./relying-party";
 import type { AuthenticationResponse } from "./schemas";
@@ -36,16 +36,6 @@ export async function assertionOptions(
   });
   await storeChallenge(db, binding, options.challenge);
   return options;
-}
-
-/** The challenge a response's clientDataJSON claims to answer; null when it names none. */
-export function claimedChallenge(clientDataJSON: string): string | null {
-  try {
-    const { challenge } = decodeClientDataJSON(clientDataJSON);
-    return typeof challenge === "string" && challenge.length > 0 ? challenge : null;
-  } catch {
-    return null;
-  }
 }
 
 /** A response whose signature, origin, RP ID, flags and counter checked out, not yet accepted. */

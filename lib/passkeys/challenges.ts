@@ -1,4 +1,5 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { decodeClientDataJSON } from "@simplewebauthn/server/helpers";
 import type { Database } from "@/db/client";
 import { webauthnChallenges } from "@/db/schema";
 import { sha256 } from "../crypto/tokens";
@@ -57,4 +58,14 @@ export async function spendChallenge(db: Database, binding: ChallengeBinding, ch
     )
     .returning({ id: webauthnChallenges.id });
   return spent.length === 1;
+}
+
+/** The challenge a response's clientDataJSON claims to answer; null when it names none. */
+export function claimedChallenge(clientDataJSON: string): string | null {
+  try {
+    const { challenge } = decodeClientDataJSON(clientDataJSON);
+    return typeof challenge === "string" && challenge.length > 0 ? challenge : null;
+  } catch {
+    return null;
+  }
 }

@@ -1,7 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { passkeys } from "@/db/schema";
-import { AUTHENTICATOR_TRANSPORTS } from "./schemas";
+import { isKnownTransport } from "./schemas";
 
 export type PasskeyRow = typeof passkeys.$inferSelect;
 
@@ -30,9 +30,7 @@ export function toPasskeyView(row: PasskeyRow) {
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
     deviceType: row.deviceType,
     backedUp: row.backedUp,
-    transports: row.transports.filter((value): value is (typeof AUTHENTICATOR_TRANSPORTS)[number] =>
-      (AUTHENTICATOR_TRANSPORTS as readonly string[]).includes(value),
-    ),
+    transports: row.transports.filter(isKnownTransport),
   };
 }
 

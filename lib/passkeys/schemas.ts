@@ -22,12 +22,17 @@ const credentialId = base64url(1400);
 
 /** Transports are hints for the browser; an unknown one from a newer browser is kept out, not refused. */
 export const AUTHENTICATOR_TRANSPORTS = ["ble", "cable", "hybrid", "internal", "nfc", "smart-card", "usb"] as const;
+export type AuthenticatorTransport = (typeof AUTHENTICATOR_TRANSPORTS)[number];
+
+export function isKnownTransport(value: string): value is AuthenticatorTransport {
+  return (AUTHENTICATOR_TRANSPORTS as readonly string[]).includes(value);
+}
 
 const transports = z
   .array(z.string().max(32))
   .max(16)
   .optional()
-  .transform((values) => (values ?? []).filter((value) => (AUTHENTICATOR_TRANSPORTS as readonly string[]).includes(value)));
+  .transform((values) => (values ?? []).filter(isKnownTransport));
 
 /** The server reads no client extension output (credProps is advisory): dropped here, whatever was sent. */
 const clientExtensionResults = z
