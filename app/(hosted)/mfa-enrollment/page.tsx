@@ -1,5 +1,6 @@
 import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
+import { AuthLinks } from "@/components/hosted/auth-links";
 import { HostedShell } from "@/components/hosted/hosted-shell";
 import { recoveryCodesFile, totpSetupLabels } from "@/components/hosted/mfa/setup-labels";
 import { TotpSetup } from "@/components/hosted/mfa/totp-setup";
@@ -90,11 +91,17 @@ export default async function MfaEnrollmentPage({ searchParams }: HostedPageProp
             labels={totpSetupLabels(t, branding.applicationName)}
             file={recoveryCodesFile(t, branding.applicationName, session?.user.email ?? null)}
             idle={idle}
+            headingLevel={2}
             aria-label={copy.title}
           />
         ) : null}
         {session && stage.kind !== "enrolled" ? (
           <SignOutForm flow={flow} label={stage.kind === "stale" ? copy.signInAgain : t.common.signOut} variant={stage.kind === "stale" ? "primary" : "quiet"} />
+        ) : stage.kind === "sign_in" ? (
+          // Five wrong codes end the sign-in's challenge: the way back to the start.
+          <AuthLinks>
+            <p>{signInAgain}</p>
+          </AuthLinks>
         ) : null}
       </Card>
     </HostedShell>

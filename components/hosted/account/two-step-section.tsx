@@ -56,6 +56,7 @@ export function TwoStepSection({ t, flow, enabled, recoveryCodesLeft, appName, e
         labels={totpSetupLabels(t, appName)}
         file={recoveryCodesFile(t, appName, email)}
         idle={idle}
+        headingLevel={3}
         aria-label={copy.title}
       />
       <ActionForm action={turnOffTwoStepAction} hidden={hidden} aria-label={enabled ? copy.turnOffTitle : undefined}>

@@ -19,6 +19,8 @@ interface RecoveryCodesProps {
   file: RecoveryCodesFile;
   /** The way on: a "done" submit button, or a link to the next step. */
   done: ReactNode;
+  /** One below the heading of the card it is in. */
+  headingLevel: 2 | 3;
 }
 
 const noSubscription = () => () => {};
@@ -28,7 +30,8 @@ const noSubscription = () => () => {};
  * without JavaScript and the codes never travel in a request (no server log, no
  * proxy sees them); copying needs the clipboard API and appears only with it.
  */
-export function RecoveryCodes({ codes, labels, file, done }: RecoveryCodesProps) {
+export function RecoveryCodes({ codes, labels, file, done, headingLevel }: RecoveryCodesProps) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
   const canCopy = useSyncExternalStore(noSubscription, () => Boolean(navigator.clipboard), () => false);
   const [copyStatus, setCopyStatus] = useState<string | null>(null);
   const text = [...file.heading, "", ...codes, ""].join("\n");
@@ -45,9 +48,9 @@ export function RecoveryCodes({ codes, labels, file, done }: RecoveryCodesProps)
   return (
     <div className={styles.panel}>
       {/* Focused on arrival (with or without JavaScript), so the codes are what a screen reader reads next. */}
-      <h3 className={styles.heading} tabIndex={-1} autoFocus>
+      <Heading className={styles.heading} tabIndex={-1} autoFocus>
         {labels.title}
-      </h3>
+      </Heading>
       <p className={styles.text}>{labels.lead}</p>
       <ul className={styles.codes} aria-label={labels.listLabel} data-testid="recovery-codes">
         {codes.map((code) => (

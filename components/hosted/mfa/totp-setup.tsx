@@ -28,6 +28,8 @@ interface TotpSetupProps {
   file: RecoveryCodesFile;
   /** What the form shows before a setup starts or after it ends: the start button, or regenerate. */
   idle: ReactNode;
+  /** The level of the recovery codes' heading: one below the card's. */
+  headingLevel: 2 | 3;
   "aria-label": string;
 }
 
@@ -44,7 +46,7 @@ function groupedSecret(secret: string): string {
  * in hidden fields: the server keeps only the sealed secret, and a wrong code
  * must not make the person scan a new one.
  */
-export function TotpSetup({ action, hidden, labels, file, idle, ...rest }: TotpSetupProps) {
+export function TotpSetup({ action, hidden, labels, file, idle, headingLevel, ...rest }: TotpSetupProps) {
   const step = (state: FormState) => {
     if (state.recoveryCodes) {
       const done = state.continueUrl ? (
@@ -57,7 +59,7 @@ export function TotpSetup({ action, hidden, labels, file, idle, ...rest }: TotpS
       return (
         <>
           <FormStatus />
-          <RecoveryCodes codes={state.recoveryCodes} labels={labels.recovery} file={file} done={done} />
+          <RecoveryCodes codes={state.recoveryCodes} labels={labels.recovery} file={file} done={done} headingLevel={headingLevel} />
         </>
       );
     }
