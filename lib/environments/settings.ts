@@ -87,6 +87,11 @@ export const environmentSettingsSchema = z
         codeAttempts: limitRule(3, 10),
         emailSends: limitRule(5, 600),
         /**
+         * Passkey ceremony options (a stored challenge each). Looser than signIn: the hosted
+         * sign-in page asks for them on every view, for passkey autofill.
+         */
+        passkeyOptions: limitRule(30, 60),
+        /**
          * Per address and day, across every token: wrong sign-up or reset codes, and code
          * emails sent. A fresh token per guess would otherwise reset the per-code limit.
          */
