@@ -24,6 +24,19 @@ export async function readUserFactors(db: Database, userId: string): Promise<Use
   return { totp: Boolean(row?.totp), passkeys: Number(row?.passkeys ?? 0), recoveryCodesLeft: Number(row?.recovery_codes_left ?? 0) };
 }
 
+/**
+ * The same facts as columns of a query that finds the user (the password sign-in's
+ * lookup), so the sign-in learns whether a second factor is due without a round
+ * trip of its own. `userId` is the users id column of that query.
+ */
+export function userFactorColumns(userId: SQL) {
+  return {
+    totp: sql<boolean>`exists (select 1 from totp_factors f where f.user_id = ${userId} and f.confirmed_at is not null)`.mapWith(Boolean),
+    passkeys: sql<number>`(select count(*)::int from passkeys p where p.user_id = ${userId})`.mapWith(Number),
+    recoveryCodesLeft: sql<number>`(select count(*)::int from recovery_codes r where r.user_id = ${userId} and r.used_at is null)`.mapWith(Number),
+  };
+}
+
 /** The Server API's summary of one user's factors. */
 export async function readFactorSummary(db: Database, userId: string): Promise<FactorSummary> {
   const factors = await readUserFactors(db, userId);

@@ -8,7 +8,7 @@ import type { RequestContext } from "../http/request-context";
 import { mintAccessToken, type MintedToken } from "../tokens/access-token";
 import type { UserRow } from "../users/serialize";
 import { issueMfaToken } from "../mfa/mfa-tokens";
-import { dueSecondFactors, hasAnyFactor, readUserFactors } from "../mfa/user-factors";
+import { dueSecondFactors, hasAnyFactor, readUserFactors, type UserFactors } from "../mfa/user-factors";
 import { sessionState, type SessionState } from "./gates";
 import type { SessionRow } from "./serialize";
 
@@ -56,6 +56,8 @@ export type Establishment =
 export interface Proof {
   /** The methods proven for this sign-in, first factor first. */
   methods: AuthMethod[];
+  /** The user's factors when the caller's lookup already read them (password sign-in); else read here. */
+  factors?: UserFactors;
 }
 
 /**
@@ -71,7 +73,7 @@ async function owedFactor(
   proof: Proof,
 ): Promise<Establishment | null> {
   if (proof.methods.some((method) => SECOND_FACTOR_METHODS.has(method) || method === "impersonation")) return null;
-  const factors = await readUserFactors(db, user.id);
+  const factors = proof.factors ?? (await readUserFactors(db, user.id));
   const due = dueSecondFactors(environment, factors);
   if (due.length > 0) {
     const mfaToken = await issueMfaToken(db, environment, user, { kind: "second_factor", methods: proof.methods });
