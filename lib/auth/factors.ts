@@ -1,8 +1,8 @@
 import type { Database } from "@/db/client";
 import type { EnvironmentContext } from "../environments/context";
-import { invalidField } from "../errors";
+import { AppError, invalidField } from "../errors";
 import { codeMethod, spendSecondFactorCode } from "../mfa/second-factor-codes";
-import { readUserFactors } from "../mfa/user-factors";
+import { dueSecondFactors, readUserFactors } from "../mfa/user-factors";
 import type { FactorProof } from "../sessions/reverification";
 import type { AuthMethod } from "../sessions/establish-session";
 import type { UserRow } from "../users/serialize";
@@ -22,7 +22,13 @@ import { accountThrottleIdentifier, assertPasswordNotThrottled, invalidCredentia
  * faster an oracle than the sign-in page.
  */
 export async function verifyFactor(db: Database, environment: EnvironmentContext, user: UserRow, proof: FactorProof): Promise<AuthMethod> {
-  const mfaOn = (await readUserFactors(db, user.id)).totp;
+  const factors = await readUserFactors(db, user.id);
+  const mfaOn = factors.totp;
+  // A user whose due second factor is a passkey alone (an environment that requires
+  // MFA) proves it with the passkey ceremony; the password alone never suffices.
+  if (!mfaOn && dueSecondFactors(environment, factors).length > 0) {
+    throw new AppError("invalid_credentials", "Confirm it's you with your passkey (POST /_svc/auth/reverify/passkey): the password alone is not enough here.");
+  }
   if (!user.passwordHash && !mfaOn) throw invalidCredentials();
   if (user.passwordHash && proof.password === undefined) throw invalidField("password", "is required");
   if (mfaOn && proof.code === undefined) throw invalidField("code", "is required: two-step verification is on");

@@ -1,5 +1,5 @@
 import { createHmac, randomInt } from "node:crypto";
-import { and, desc, eq, gt, isNull, lt, sql } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, lt, lte, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { oneTimeCodes } from "@/db/schema";
 import { derivedKey } from "../crypto/master-key";
@@ -144,6 +144,7 @@ export async function consumeCode(
   db: Database,
   row: Pick<OneTimeCodeRow, "id" | "tokenHash">,
   code: string | null,
+  options: { attemptCounted?: boolean } = {},
 ): Promise<OneTimeCodeRow | null> {
   const [consumed] = await db
     .update(oneTimeCodes)
@@ -153,12 +154,35 @@ export async function consumeCode(
         eq(oneTimeCodes.id, row.id),
         isNull(oneTimeCodes.consumedAt),
         gt(oneTimeCodes.expiresAt, new Date()),
-        lt(oneTimeCodes.failedAttempts, MAX_CODE_ATTEMPTS),
+        // An attempt reserved before the check (reserveAttempt) is already in the count.
+        options.attemptCounted ? lte(oneTimeCodes.failedAttempts, MAX_CODE_ATTEMPTS) : lt(oneTimeCodes.failedAttempts, MAX_CODE_ATTEMPTS),
         code === null ? undefined : eq(oneTimeCodes.codeHash, codeHash(row.tokenHash, code)),
       ),
     )
     .returning();
   return consumed ?? null;
+}
+
+/**
+ * Counts an attempt before its code is checked, with one conditional UPDATE: of
+ * concurrent attempts on a row only MAX_CODE_ATTEMPTS get through, however many
+ * arrive at once. False when none is left (or the row is dead). A right code then
+ * consumes the row with `{attemptCounted: true}`.
+ */
+export async function reserveAttempt(db: Database, row: Pick<OneTimeCodeRow, "id">): Promise<boolean> {
+  const reserved = await db
+    .update(oneTimeCodes)
+    .set({ failedAttempts: sql`${oneTimeCodes.failedAttempts} + 1` })
+    .where(
+      and(
+        eq(oneTimeCodes.id, row.id),
+        isNull(oneTimeCodes.consumedAt),
+        gt(oneTimeCodes.expiresAt, new Date()),
+        lt(oneTimeCodes.failedAttempts, MAX_CODE_ATTEMPTS),
+      ),
+    )
+    .returning({ id: oneTimeCodes.id });
+  return reserved.length === 1;
 }
 
 /** Counts a wrong guess; after MAX_CODE_ATTEMPTS of them even the right code fails. */

@@ -1,7 +1,7 @@
 import type { Database } from "@/db/client";
 import type { JsonObject } from "../json/deep-merge";
 import type { EnvironmentContext } from "../environments/context";
-import { codeExhausted, consumeCode, findLiveCode, invalidCode, issueCode, recordFailedAttempt, type OneTimeCodeRow } from "../auth/one-time-codes";
+import { codeExhausted, consumeCode, findLiveCode, invalidCode, issueCode, recordFailedAttempt, reserveAttempt, type OneTimeCodeRow } from "../auth/one-time-codes";
 import { AUTH_METHODS, type AuthMethod } from "../sessions/establish-session";
 import type { UserRow } from "../users/serialize";
 
@@ -19,6 +19,8 @@ export interface MfaChallenge {
   kind: "second_factor" | "enrollment";
   userId: string;
   methods: AuthMethod[];
+  /** Set by `reserveMfaAttempt`: this attempt is already counted against the token. */
+  attemptReserved?: boolean;
 }
 
 /** Stores a new challenge (inside the sign-in's transaction when it has one) and returns its clear token. */
@@ -67,7 +69,18 @@ export async function findMfaChallenge(
  * session, so the token is spent exactly when the session exists.
  */
 export async function consumeMfaChallenge(db: Database, challenge: MfaChallenge): Promise<void> {
-  if (!(await consumeCode(db, challenge.row, null))) throw invalidCode();
+  if (!(await consumeCode(db, challenge.row, null, { attemptCounted: challenge.attemptReserved }))) throw invalidCode();
+}
+
+/**
+ * Counts a guessed code against the token before it is checked (400 invalid_code
+ * when the token has none left): counting after a wrong answer would let guesses
+ * sent at once all pass the "fewer than 5" check before any was counted. A right
+ * code still spends the token; a wrong one needs no further count.
+ */
+export async function reserveMfaAttempt(db: Database, challenge: MfaChallenge): Promise<MfaChallenge> {
+  if (!(await reserveAttempt(db, challenge.row))) throw invalidCode();
+  return { ...challenge, attemptReserved: true };
 }
 
 /** Counts a wrong code against the token; the fifth kills it. Call outside the failing transaction. */

@@ -94,11 +94,11 @@ export const verifyMfaOperation = defineOperation({
   path: "/_svc/auth/mfa/verify",
   summary: "Finish signing in with a second factor",
   description:
-    "Answers `needs_second_factor` (from login, sign-up verification or password reset) with the `mfaToken` and a code: 6 digits are an authenticator code (±30 s of server time, each accepted once: a replayed code fails, also under concurrent tries), anything else a recovery code (each works once). Answers like login: sets the session cookie; `_is_native=true` also returns `sessionToken`. The mfaToken lives 5 minutes, is single use and dies after 5 wrong codes (400 invalid_code for all alike). Wrong codes also count toward the account's sign-in throttle: past `rateLimits.failedSignInThreshold` consecutive failures, 429 rate_limited here and at login.",
+    "Answers `needs_second_factor` (from login, sign-up verification or password reset) with the `mfaToken` and a code: 6 digits are an authenticator code (±30 s of server time, each accepted once: a replayed code fails, also under concurrent tries), anything else a recovery code (each works once). Answers like login: sets the session cookie; `_is_native=true` also returns `sessionToken`. The mfaToken lives 5 minutes, is single use and dies after 5 wrong codes (400 invalid_code for all alike). Attempts count against `rateLimits.codeAttempts` per IP and per account (any token of it). Wrong codes also count toward the account's sign-in throttle: past `rateLimits.failedSignInThreshold` consecutive failures, 429 rate_limited here and at login.",
   tags,
   auth: "publishableKey",
   rateLimits: [{ action: "codeAttempts" }],
-  query: nativeQuery,
+    query: nativeQuery,
   body: verifyMfaBody,
   response: { status: 200, description: "The new session.", schema: sessionEstablishedSchema },
   errors: [...CLIENT, "invalid_request", "invalid_code", "user_banned", "rate_limited"],

@@ -10,6 +10,7 @@ import { enableTotp } from "./enable-totp";
 import { findMfaChallenge, mfaChallengeFailed } from "./mfa-tokens";
 import type { TotpProvisioning } from "./totp";
 import { beginTotpEnrollment, matchPendingTotp } from "./totp-factors";
+import { hasAnyFactor, readUserFactors } from "./user-factors";
 
 /*
  * Enforced enrollment (CONTRACT §3): in an environment with `mfa.required`, a user
@@ -45,6 +46,9 @@ export async function confirmSignInEnrollment(
   }
   let recoveryCodes: string[] = [];
   const establishment = await completeMfaChallenge(db, environment, challenge, "otp", context, async (tx, user) => {
+    // The token was issued to a user with no factor; one added since (a passkey) is the
+    // factor this sign-in owes, and the token no longer stands for the same sign-in.
+    if (hasAnyFactor(await readUserFactors(tx, user.id))) throw invalidCode();
     recoveryCodes = await enableTotp(tx, environment, user, pending, { type: "user", id: user.id, requestId: context.requestId });
   });
   return { establishment, recoveryCodes };

@@ -2,9 +2,10 @@ import type { Database } from "@/db/client";
 import { accountThrottleIdentifier, assertPasswordNotThrottled, countSignInFailure, passwordSucceeded } from "../auth/sign-in";
 import type { EnvironmentContext } from "../environments/context";
 import type { RequestContext } from "../http/request-context";
+import { enforceIdentifierRateLimit } from "../rate-limit/enforce";
 import type { Establishment } from "../sessions/establish-session";
 import { completeMfaChallenge } from "./complete-challenge";
-import { findMfaChallenge, mfaChallengeFailed } from "./mfa-tokens";
+import { findMfaChallenge, reserveMfaAttempt } from "./mfa-tokens";
 import { codeMethod, spendSecondFactorCode } from "./second-factor-codes";
 import { WrongCodeError } from "./wrong-code";
 
@@ -14,9 +15,10 @@ import { WrongCodeError } from "./wrong-code";
  * transaction that spends the mfaToken and opens the session, so each code wins
  * once however many tokens and requests carry it.
  *
- * A wrong code counts twice, after the rollback: against the token (the fifth
- * kills it) and against the account's sign-in throttle, which this endpoint also
- * obeys, so fresh tokens from fresh password sign-ins bring no fresh guesses.
+ * Every attempt is counted against the token before the code is checked (the
+ * fifth is its last), and a wrong code counts against the account's sign-in
+ * throttle after the rollback, which this endpoint also obeys, so fresh tokens
+ * from fresh password sign-ins bring no fresh guesses.
  */
 export async function verifySecondFactor(
   db: Database,
@@ -24,10 +26,14 @@ export async function verifySecondFactor(
   input: { mfaToken: string; code: string },
   context: RequestContext,
 ): Promise<Establishment> {
-  const challenge = await findMfaChallenge(db, environment, input.mfaToken, "second_factor");
+  const found = await findMfaChallenge(db, environment, input.mfaToken, "second_factor");
+  // Per account (the pipeline counted the IP), atomically: guesses sent at once through
+  // many tokens of one account cannot all pass a check made before any was counted.
+  await enforceIdentifierRateLimit(db, environment, "codeAttempts", `mfa-user:${found.userId}`);
   // The token records the primary address it was issued for: the key sign-in and reverification count under.
-  const identifier = accountThrottleIdentifier({ id: challenge.userId, email: challenge.row.email || null });
+  const identifier = accountThrottleIdentifier({ id: found.userId, email: found.row.email || null });
   const streak = await assertPasswordNotThrottled(db, environment, identifier);
+  const challenge = await reserveMfaAttempt(db, found);
   try {
     const established = await completeMfaChallenge(db, environment, challenge, codeMethod(input.code), context, async (tx, user) => {
       if (!(await spendSecondFactorCode(tx, user.id, input.code))) throw new WrongCodeError();
@@ -35,10 +41,7 @@ export async function verifySecondFactor(
     await passwordSucceeded(db, environment, identifier, streak);
     return established;
   } catch (error) {
-    if (error instanceof WrongCodeError) {
-      await mfaChallengeFailed(db, challenge);
-      await countSignInFailure(db, environment, identifier);
-    }
+    if (error instanceof WrongCodeError) await countSignInFailure(db, environment, identifier);
     throw error;
   }
 }

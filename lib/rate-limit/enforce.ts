@@ -25,11 +25,27 @@ export async function enforceRateLimit(
   context: Pick<RequestContext, "ip">,
   identifier?: string,
 ): Promise<void> {
+  const keys = [`${environment.id}:${action}:ip:${ipRateLimitKey(context.ip)}`];
+  if (identifier) keys.push(identifierKey(environment, action, identifier));
+  await consume(db, environment, action, keys);
+}
+
+/**
+ * Counts an attempt against an identifier only, for an operation whose per-IP limit
+ * the pipeline already counted and whose identifier is known only once its input
+ * was looked up (the account behind an mfaToken).
+ */
+export async function enforceIdentifierRateLimit(db: Database, environment: EnvironmentContext, action: LimitedAction, identifier: string): Promise<void> {
+  await consume(db, environment, action, [identifierKey(environment, action, identifier)]);
+}
+
+function identifierKey(environment: EnvironmentContext, action: LimitedAction, identifier: string): string {
+  return `${environment.id}:${action}:id:${identifier.toLowerCase()}`;
+}
+
+async function consume(db: Database, environment: EnvironmentContext, action: LimitedAction, keys: string[]): Promise<void> {
   const { rateLimits } = environment.settings;
   if (!rateLimits.enabled) return;
-  const rule = rateLimits[action];
-  const keys = [`${environment.id}:${action}:ip:${ipRateLimitKey(context.ip)}`];
-  if (identifier) keys.push(`${environment.id}:${action}:id:${identifier.toLowerCase()}`);
-  const wait = await consumeRateLimits(db, keys, rule);
+  const wait = await consumeRateLimits(db, keys, rateLimits[action]);
   if (wait > 0) throw rateLimited(wait);
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { oneTimeCodes, sessions } from "@/db/schema";
 import { sha256 } from "@/lib/crypto/tokens";
+import { readFailureStreak } from "@/lib/rate-limit/failure-streak";
 import { expectProblem, problemFields, type ApiResponse } from "../helpers/api";
 import { ageSignIn, clientApi, codeIn, latestEmail } from "../helpers/client";
 import { newEnvironment, STRONG_PASSWORD } from "../helpers/fixtures";
@@ -286,5 +287,36 @@ describe("no path reaches a session with the password alone", () => {
     await ageSignIn(user.session.session.id);
     for (let i = 0; i < 5; i++) expectProblem(await user.client.post("/auth/reverify", { password: STRONG_PASSWORD, code: `0000${i}-00000` }), 401, "invalid_credentials");
     expectProblem(await user.client.post("/auth/reverify", { password: STRONG_PASSWORD, code: user.recoveryCodes[0] }), 429, "rate_limited");
+  });
+});
+
+describe("guesses sent at once (review findings)", () => {
+  it("regression: 10 wrong codes on one mfaToken at once were all judged (the cap was checked before any was counted); now at most 5 are", async () => {
+    const { publishableKey, environmentId, user } = await setup();
+    const token = await mfaToken(publishableKey, user.email);
+    const guest = clientApi(publishableKey);
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => guest.post("/auth/mfa/verify", { mfaToken: token, code: wrongCode(user.secret) })),
+    );
+    for (const answer of answers) expectProblem(answer, 400, "invalid_code");
+    // Each judged wrong code extends the account's failure streak by one.
+    const streak = await readFailureStreak(getDb(), `${environmentId}:signInFailures:id:${user.email.toLowerCase()}`);
+    expect(streak?.failures).toBeLessThanOrEqual(5);
+    await awayFromStepEdge();
+    expectProblem(await guest.post("/auth/mfa/verify", { mfaToken: token, code: totpCode(user.secret) }), 400, "invalid_code");
+  });
+
+  it("regression: the per-IP limit alone let many addresses guess one account's codes at once; attempts now also count per account, across its tokens", async () => {
+    const env = await mfaEnvironment();
+    const user = await mfaUser(env.publishableKey, env.api);
+    await env.api.patch("/environment", { rateLimits: { codeAttempts: { limit: 3, windowSeconds: 60 } } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      // A fresh token and a fresh address for every guess.
+      const token = await mfaToken(env.publishableKey, user.email);
+      const caller = clientApi(env.publishableKey, { headers: { "x-forwarded-for": `198.51.100.${10 + i}` } });
+      statuses.push((await caller.post("/auth/mfa/verify", { mfaToken: token, code: wrongCode(user.secret) })).status);
+    }
+    expect(statuses).toEqual([400, 400, 400, 429]);
   });
 });

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import * as OTPAuth from "otpauth";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { events, sessions } from "@/db/schema";
@@ -176,5 +177,38 @@ describe("reverifying with a passkey", () => {
     expectProblem(await clientApi(user.publishableKey).post("/auth/reverify/passkey/options"), 401, "unauthorized");
     const { client: plain } = await signedUpClient(user.publishableKey, uniqueEmail(), STRONG_PASSWORD);
     expectProblem(await plain.post("/auth/reverify/passkey/options"), 400, "invalid_request");
+  });
+});
+
+describe("a passkey-only user where MFA is required (review findings)", () => {
+  it("regression: the password alone reopened the sensitive window of a user whose second factor is a passkey; now the passkey is asked for", async () => {
+    const { client, session, api, authenticator } = await passkeyUser();
+    await api.patch("/environment", { mfa: { required: true } });
+    await ageSignIn(session.session.id);
+    const refused = await client.post("/auth/reverify", { password: STRONG_PASSWORD });
+    expectProblem(refused, 401, "invalid_credentials");
+    expect(refused.body.detail).toMatch(/passkey/);
+    expectProblem(await client.post("/users/me/passkeys/registration-options"), 403, "reverification_required");
+    const options = (await client.post("/auth/reverify/passkey/options")).body.options;
+    expect((await client.post("/auth/reverify/passkey", { response: authenticator.assert(options) })).status).toBe(200);
+  });
+
+  it("regression: an enrollment token issued before the user added a passkey still enrolled an app and opened a session; now it is refused", async () => {
+    const { client, publishableKey, email, api, origin } = await passkeyUser();
+    // The only passkey goes while the environment does not yet require MFA; the user then has no factor.
+    const passkeys = (await client.get("/users/me/passkeys")).body.items as { id: string }[];
+    for (const passkey of passkeys) expect((await client.delete(`/users/me/passkeys/${passkey.id}`)).status).toBe(200);
+    await api.patch("/environment", { mfa: { required: true } });
+    const browser = clientApi(publishableKey);
+    const login = await browser.post("/auth/login", { email, password: STRONG_PASSWORD });
+    expect(login.body).toMatchObject({ status: "needs_mfa_enrollment" });
+    const started = await browser.post("/auth/mfa/enroll", { mfaToken: login.body.mfaToken });
+    expect(started.status, started.text).toBe(200);
+    // Meanwhile the user adds a passkey from the existing session (recent sign-in, the gate's own operation).
+    await addPasskey(client, new SoftwareAuthenticator(origin));
+    const code = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(started.body.secret) }).generate();
+    const res = await browser.post("/auth/mfa/enroll/confirm", { mfaToken: login.body.mfaToken, code });
+    expectProblem(res, 400, "invalid_code");
+    expect(browser.jar.size).toBe(0);
   });
 });
