@@ -10,10 +10,12 @@ import MfaDisabledEmail from "./mfa-disabled";
 import MfaEnabledEmail from "./mfa-enabled";
 import OrganizationInvitationEmail from "./organization-invitation";
 import PasskeyAddedEmail from "./passkey-added";
+import PasskeyRemovedEmail from "./passkey-removed";
 import PasswordChangedEmail from "./password-changed";
 import PasswordResetCodeEmail from "./password-reset-code";
 import PrimaryEmailChangedEmail from "./primary-email-changed";
 import RecoveryCodesRegeneratedEmail from "./recovery-codes-regenerated";
+import SecondFactorsResetEmail from "./second-factors-reset";
 import SignUpCodeEmail from "./sign-up-code";
 import type { TemplateProps } from "./types";
 
@@ -43,6 +45,8 @@ export const EMAIL_TEMPLATES: { [T in EmailTemplateName]: EmailTemplate<T> } = {
     subject: (copy, p) => copy.recovery_codes_regenerated.subject(p.brand.applicationName),
   },
   passkey_added: { component: PasskeyAddedEmail, subject: (copy, p) => copy.passkey_added.subject(p.brand.applicationName) },
+  passkey_removed: { component: PasskeyRemovedEmail, subject: (copy, p) => copy.passkey_removed.subject(p.brand.applicationName) },
+  second_factors_reset: { component: SecondFactorsResetEmail, subject: (copy, p) => copy.second_factors_reset.subject(p.brand.applicationName) },
   email_verification_link: {
     component: EmailVerificationLinkEmail,
     subject: (copy, p) => copy.email_verification_link.subject(p.brand.applicationName),

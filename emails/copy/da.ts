@@ -108,6 +108,26 @@ export const da: EmailCopy = {
       "Hvis det ikke var dig, kan en anden være logget ind på din konto: nulstil din adgangskode med det samme, og log ud af de sessioner, du ikke genkender:",
     resetPassword: "Nulstil adgangskode",
   },
+  passkey_removed: {
+    subject: (appName) => `En adgangsnøgle er blevet fjernet fra din konto hos ${appName}`,
+    preview: (appName) => `En adgangsnøgle kan ikke længere bruges til at logge ind på din konto hos ${appName}.`,
+    heading: "En adgangsnøgle er blevet fjernet",
+    intro: (appName, when) => `En adgangsnøgle blev fjernet fra din konto hos ${appName} ${when}. Den kan ikke længere bruges til at logge ind.`,
+    ifYou: "Hvis det var dig, der fjernede den, behøver du ikke gøre mere.",
+    notYou:
+      "Hvis det ikke var dig, kan en anden være logget ind på din konto: nulstil din adgangskode med det samme, og log ud af de sessioner, du ikke genkender:",
+    resetPassword: "Nulstil adgangskode",
+  },
+  second_factors_reset: {
+    subject: (appName) => `Totrinsbekræftelse er blevet nulstillet for din konto hos ${appName}`,
+    preview: (appName) => `En administrator hos ${appName} har fjernet din godkendelsesapp, dine gendannelseskoder og dine adgangsnøgler.`,
+    heading: "Dine ekstra faktorer er blevet nulstillet",
+    intro: (appName, when) =>
+      `En administrator hos ${appName} nulstillede totrinsbekræftelse for din konto ${when}: din godkendelsesapp, dine gendannelseskoder og dine adgangsnøgler virker ikke længere, og alle sessioner er logget ud.`,
+    ifYou: "Hvis du bad om det, så log ind og slå totrinsbekræftelse til igen.",
+    notYou: "Hvis du ikke bad om det, så kontakt applikationens support, og nulstil din adgangskode med det samme:",
+    resetPassword: "Nulstil adgangskode",
+  },
   passkey_added: {
     subject: (appName) => `En adgangsnøgle er blevet tilføjet til din konto hos ${appName}`,
     preview: (appName) => `En ny adgangsnøgle kan nu logge ind på din konto hos ${appName}.`,

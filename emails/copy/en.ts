@@ -108,6 +108,27 @@ export const en: EmailCopy = {
       "If this was not you, someone may be signed in to your account: reset your password now and sign out of the sessions you do not recognize:",
     resetPassword: "Reset password",
   },
+  passkey_removed: {
+    subject: (appName) => `A passkey was removed from your ${appName} account`,
+    preview: (appName) => `A passkey can no longer be used to sign in to your ${appName} account.`,
+    heading: "A passkey was removed",
+    intro: (appName, when) => `A passkey was removed from your ${appName} account on ${when}. It can no longer be used to sign in.`,
+    ifYou: "If you removed it, there is nothing more to do.",
+    notYou:
+      "If this was not you, someone may be signed in to your account: reset your password now and sign out of the sessions you do not recognize:",
+    resetPassword: "Reset password",
+  },
+  second_factors_reset: {
+    subject: (appName) => `Two-step verification was reset for your ${appName} account`,
+    preview: (appName) => `An administrator of ${appName} removed your authenticator app, recovery codes and passkeys.`,
+    heading: "Your second factors were reset",
+    intro: (appName, when) =>
+      `An administrator of ${appName} reset two-step verification for your account on ${when}: your authenticator app, recovery codes and passkeys no longer work, and every session was signed out.`,
+    ifYou: "If you asked for this, sign in and set up two-step verification again.",
+    notYou:
+      "If you did not ask for this, contact the application's support, and reset your password now:",
+    resetPassword: "Reset password",
+  },
   passkey_added: {
     subject: (appName) => `A passkey was added to your ${appName} account`,
     preview: (appName) => `A new passkey can now sign in to your ${appName} account.`,

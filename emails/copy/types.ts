@@ -73,6 +73,8 @@ export interface EmailCopy {
   mfa_enabled: SecurityNoticeCopy;
   mfa_disabled: SecurityNoticeCopy;
   recovery_codes_regenerated: SecurityNoticeCopy;
+  passkey_removed: SecurityNoticeCopy;
+  second_factors_reset: SecurityNoticeCopy;
   passkey_added: {
     subject: (appName: string) => string;
     preview: (appName: string) => string;

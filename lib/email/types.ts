@@ -34,6 +34,10 @@ export interface EmailTemplates {
   mfa_disabled: SecurityNotice;
   /** Notice to the primary address, sent with the change: new recovery codes replaced the old ones. */
   recovery_codes_regenerated: SecurityNotice;
+  /** Notice to the primary address, sent with the change: a passkey was removed from the account. */
+  passkey_removed: SecurityNotice;
+  /** Notice to the primary address, sent with the change: an operator reset every second factor. */
+  second_factors_reset: SecurityNotice;
   /** Notice to the primary address, sent with the change: a passkey was added to the account. */
   passkey_added: { passkeyName: string; occurredAt: string; accountUrl: string };
   /** Link that verifies an added email address. */

@@ -5,7 +5,7 @@ import type { EnvironmentContext } from "../environments/context";
 import { environmentUrl, linkBase } from "../environments/environment-links";
 import type { UserRow } from "../users/serialize";
 
-export type MfaNotice = "mfa_enabled" | "mfa_disabled" | "recovery_codes_regenerated";
+export type MfaNotice = "mfa_enabled" | "mfa_disabled" | "recovery_codes_regenerated" | "passkey_removed" | "second_factors_reset";
 
 /**
  * A notice about the account's second factors, sent inside the transaction of the

@@ -4,6 +4,7 @@ import { passkeys } from "@/db/schema";
 import { recordEvent, type Actor } from "../audit/record-event";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
+import { sendMfaNotice } from "../mfa/mfa-notices";
 import { hasAnyFactor, readUserFactors } from "../mfa/user-factors";
 import type { ActiveSession } from "../sessions/resolve-session";
 import { getLiveUserOrThrow } from "../users/get-user";
@@ -49,6 +50,7 @@ export async function deletePasskey(db: Database, environment: EnvironmentContex
     }
     await tx.delete(passkeys).where(eq(passkeys.id, row.id));
     await recordEvent(tx, { environmentId: environment.id, type: "passkey.removed", actor, subjectId: owner.id, data: { passkeyId } });
+    await sendMfaNotice(tx, environment, owner, "passkey_removed");
   });
   return { status: "removed" };
 }

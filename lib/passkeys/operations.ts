@@ -81,12 +81,12 @@ export const deletePasskeyOperation = defineOperation({
   path: "/_svc/users/me/passkeys/{passkeyId}",
   summary: "Remove a passkey",
   description:
-    "It can no longer sign in or answer a second-factor challenge. Needs a recent sign-in (403 reverification_required otherwise). When the environment requires MFA, the user's last factor cannot be removed (400 invalid_request): add an authenticator app or another passkey first. Another user's passkey answers 404.",
+    "It can no longer sign in or answer a second-factor challenge. Needs a recent sign-in (403 reverification_required otherwise). When the environment requires MFA, the user's last factor cannot be removed (400 invalid_request): add an authenticator app or another passkey first. Another user's passkey answers 404. The primary address gets a notice with the change; if it cannot be sent, nothing changes (503 email_unavailable).",
   tags,
   auth: "sensitiveSession",
   params: passkeyParams,
   response: { status: 200, description: "Removed (`status: removed`).", schema: acknowledgedSchema },
-  errors: [...SESSION_ERRORS, "invalid_request", "resource_not_found", "reverification_required"],
+  errors: [...SESSION_ERRORS, "invalid_request", "resource_not_found", "reverification_required", "email_unavailable"],
 });
 
 export const passkeySignInOptionsOperation = defineOperation({

@@ -126,10 +126,10 @@ export const resetUserMfaOperation = defineOperation({
   path: "/api/server/v1/users/{userId}/mfa",
   summary: "Reset a user's second factors",
   description:
-    "For a user who lost their authenticator app and recovery codes: removes the authenticator app, the recovery codes and every passkey, ends sign-ins waiting on a second factor, and revokes every session of the user (reason `mfa_reset`), in one transaction with a `user.mfa_reset` event. The user's next sign-in asks only for the password, or, where the environment requires MFA, for a new enrollment. Deleted users: 404.",
+    "For a user who lost their authenticator app and recovery codes: removes the authenticator app, the recovery codes and every passkey, ends sign-ins waiting on a second factor, and revokes every session of the user (reason `mfa_reset`), in one transaction with a `user.mfa_reset` event and a notice to the user's primary address (if it cannot be sent, nothing changes: 503 email_unavailable). The user's next sign-in asks only for the password, or, where the environment requires MFA, for a new enrollment. Deleted users: 404.",
   tags,
   auth: "secretKey",
   params: userIdParams,
   response: { status: 200, description: "The user, without second factors.", schema: serverUserSchema },
-  errors: [...ON_USER],
+  errors: [...ON_USER, "email_unavailable"],
 });

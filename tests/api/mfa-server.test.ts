@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { events, passkeys, recoveryCodes, totpFactors } from "@/db/schema";
 import { expectProblem } from "../helpers/api";
-import { clientApi } from "../helpers/client";
+import { clientApi, latestEmail } from "../helpers/client";
 import { createUser, newEnvironment, STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
 import { mfaEnvironment, mfaToken, mfaUser, signedInClient } from "../helpers/mfa";
 
@@ -89,6 +89,7 @@ describe("DELETE /api/server/v1/users/{userId}/mfa", () => {
       .where(and(eq(events.subjectId, user.userId), eq(events.type, "user.mfa_reset")));
     expect(audit).toMatchObject({ actorType: "secret_key", data: { revokedSessions: 1, passkeys: 1 } });
     expect(audit?.requestId).toBe(reset.headers.get("x-request-id"));
+    expect((await latestEmail(user.email, "second_factors_reset")).subject).toMatch(/reset/);
 
     // A sign-in begun before the reset cannot finish with an old factor.
     expectProblem(await clientApi(env.publishableKey).post("/auth/mfa/verify", { mfaToken: waiting, code: user.recoveryCodes[0] }), 400, "invalid_code");

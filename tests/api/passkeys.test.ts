@@ -258,6 +258,7 @@ describe("managing passkeys", () => {
       .from(events)
       .where(and(eq(events.environmentId, environmentId), eq(events.type, "passkey.removed")));
     expect(audited[0]?.data).toEqual({ passkeyId: passkey.id });
+    expect((await latestEmail(email, "passkey_removed")).subject).toMatch(/passkey was removed/);
     expectProblem(await fresh.delete(`/users/me/passkeys/${passkey.id}`), 404, "resource_not_found");
   });
 

@@ -17,6 +17,8 @@ const PROPS: { [T in EmailTemplateName]: EmailTemplates[T] } = {
   mfa_enabled: { occurredAt: "2026-11-22T16:48:00.000Z", resetPasswordUrl: "https://auth.acme.example/forgot-password" },
   mfa_disabled: { occurredAt: "2026-11-22T16:48:00.000Z", resetPasswordUrl: "https://auth.acme.example/forgot-password" },
   recovery_codes_regenerated: { occurredAt: "2026-11-22T16:48:00.000Z", resetPasswordUrl: "https://auth.acme.example/forgot-password" },
+  passkey_removed: { occurredAt: "2026-11-22T16:48:00.000Z", resetPasswordUrl: "https://auth.acme.example/forgot-password" },
+  second_factors_reset: { occurredAt: "2026-11-22T16:48:00.000Z", resetPasswordUrl: "https://auth.acme.example/forgot-password" },
   passkey_added: { passkeyName: "MacBook Touch ID", occurredAt: "2026-11-22T16:48:00.000Z", accountUrl: "https://auth.acme.example/account" },
   email_verification_link: { url: LINK, expiresInMinutes: 1440 },
   account_deletion_link: { url: `${LINK}&purpose=delete`, expiresInMinutes: 60 },
@@ -159,6 +161,10 @@ describe("email templates", () => {
     const regenerated = await renderEmail(message("recovery_codes_regenerated", "da"));
     expect(regenerated.subject).toBe("Nye gendannelseskoder til din konto hos Acme Cloud");
     expect(regenerated.text).toContain("De tidligere koder virker ikke længere.");
+    expect((await renderEmail(message("passkey_removed", "en"))).subject).toBe("A passkey was removed from your Acme Cloud account");
+    const reset = await renderEmail(message("second_factors_reset", "da"));
+    expect(reset.subject).toBe("Totrinsbekræftelse er blevet nulstillet for din konto hos Acme Cloud");
+    expect(reset.text).toContain("alle sessioner er logget ud");
   });
 
   it("refuses a relative link: a mail client cannot resolve it", async () => {
