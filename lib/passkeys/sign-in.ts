@@ -40,6 +40,8 @@ export async function signInWithPasskey(
   response: AuthenticationResponse,
   context: RequestContext,
 ): Promise<Establishment> {
+  // A discoverable sign-in names its user (WebAuthn §7.2 step 6); verifyAssertion checks it is the owner.
+  if (!response.response.userHandle) throw passkeyRefused();
   const passkey = await findPasskeyByCredential(db, environment.id, response.id);
   if (!passkey) throw passkeyRefused();
   const assertion = await verifyAssertion(relyingParty(environment, context.host), passkey, response, "required");

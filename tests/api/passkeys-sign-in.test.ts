@@ -182,13 +182,14 @@ describe("signing in with a passkey (no email typed)", () => {
     expect(badSignature.body.detail).toBe((await browser.post("/auth/passkey/verify", { response: unknown })).body.detail);
   });
 
-  it("refuses an assertion whose user handle names someone else", async () => {
+  it("refuses an assertion whose user handle names someone else, or that names none (review finding: WebAuthn §7.2 step 6 requires it for a discoverable sign-in)", async () => {
     const { publishableKey, authenticator } = await passkeyUser();
     const { browser, options } = await signInOptions(publishableKey);
     const otherHandle = Buffer.alloc(16, 7).toString("base64url");
     expectProblem(await browser.post("/auth/passkey/verify", { response: authenticator.assert(options, { userHandle: otherHandle }) }), 401, "invalid_credentials");
-    // Without a handle (a non-discoverable assertion) the credential alone names the user.
-    expect((await browser.post("/auth/passkey/verify", { response: authenticator.assert(options, { userHandle: null }) })).status).toBe(200);
+    expectProblem(await browser.post("/auth/passkey/verify", { response: authenticator.assert(options, { userHandle: null }) }), 401, "invalid_credentials");
+    const again = await signInOptions(publishableKey);
+    expect((await again.browser.post("/auth/passkey/verify", { response: authenticator.assert(again.options) })).status).toBe(200);
   });
 
   it("a banned user proves the passkey and gets 403 user_banned, and no session", async () => {
