@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { events, passkeys, recoveryCodes, totpFactors } from "@/db/schema";
 import { expectProblem } from "../helpers/api";
 import { clientApi, latestEmail } from "../helpers/client";
+import { deadPort } from "../helpers/dead-port";
 import { createUser, newEnvironment, STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
 import { mfaEnvironment, mfaToken, mfaUser, signedInClient } from "../helpers/mfa";
 
@@ -117,5 +118,31 @@ describe("DELETE /api/server/v1/users/{userId}/mfa", () => {
     await env.api.delete(`/users/${user.userId}`);
     expectProblem(await env.api.delete(`/users/${user.userId}/mfa`), 404, "resource_not_found");
     expectProblem(await env.api.get(`/users/${user.userId}/mfa`), 405, "method_not_allowed");
+  });
+});
+
+describe("the notices of factor changes are part of the change (review finding: they were missing)", () => {
+  afterEach(() => {
+    delete process.env.EMAIL_TRANSPORT;
+    delete process.env.SMTP_URL;
+  });
+
+  it("with the mail transport down, an operator's reset and a passkey removal answer 503 email_unavailable and change nothing", async () => {
+    const env = await mfaEnvironment();
+    const user = await mfaUser(env.publishableKey, env.api);
+    await addPasskey(env.environmentId, user.userId);
+    const [passkey] = await getDb().select().from(passkeys).where(eq(passkeys.userId, user.userId));
+
+    process.env.EMAIL_TRANSPORT = "smtp";
+    process.env.SMTP_URL = `smtp://127.0.0.1:${await deadPort()}`;
+    expectProblem(await env.api.delete(`/users/${user.userId}/mfa`), 503, "email_unavailable");
+    expectProblem(await user.client.delete(`/users/me/passkeys/${passkey?.id}`), 503, "email_unavailable");
+    delete process.env.EMAIL_TRANSPORT;
+    delete process.env.SMTP_URL;
+
+    expect((await env.api.get(`/users/${user.userId}`)).body).toMatchObject({ mfaEnabled: true, passkeys: 1 });
+    expect((await user.client.get("/users/me")).status).toBe(200);
+    expect((await user.client.delete(`/users/me/passkeys/${passkey?.id}`)).status).toBe(200);
+    expect((await latestEmail(user.email, "passkey_removed")).subject).toMatch(/passkey was removed/);
   });
 });
