@@ -1,13 +1,11 @@
-import { eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { users } from "@/db/schema";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
 import type { RequestContext } from "../http/request-context";
 import { establishSession, type AuthMethod, type Establishment } from "../sessions/establish-session";
 import { invalidCode } from "../auth/one-time-codes";
 import type { UserRow } from "../users/serialize";
-import { consumeMfaChallenge, type MfaChallenge } from "./mfa-tokens";
+import { redeemMfaChallenge, type MfaChallenge } from "./mfa-tokens";
 
 /**
  * Ends a sign-in's challenge once its second factor (or a freshly enrolled one) is
@@ -31,8 +29,7 @@ export async function completeMfaChallenge(
   prove: (tx: Database, user: UserRow) => Promise<void>,
 ): Promise<Establishment> {
   return db.transaction(async (tx) => {
-    await consumeMfaChallenge(tx, challenge);
-    const [user] = await tx.select().from(users).where(eq(users.id, challenge.userId)).for("update");
+    const user = await redeemMfaChallenge(tx, challenge);
     if (!user || user.environmentId !== environment.id || user.status === "deleted") throw invalidCode();
     if (user.status === "banned") throw new AppError("user_banned", "This account has been banned.");
     await prove(tx, user);

@@ -1,9 +1,14 @@
+import { and, eq, getTableColumns, gt, isNull, lt, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
+import { preparedStatement } from "@/db/prepared";
+import { oneTimeCodes, users } from "@/db/schema";
+import { sha256 } from "../crypto/tokens";
 import type { JsonObject } from "../json/deep-merge";
 import type { EnvironmentContext } from "../environments/context";
-import { codeExhausted, consumeCode, findLiveCode, invalidCode, issueCode, recordFailedAttempt, reserveAttempt, type OneTimeCodeRow } from "../auth/one-time-codes";
+import { codeExhausted, findLiveCode, invalidCode, issueCode, MAX_CODE_ATTEMPTS, recordFailedAttempt, type OneTimeCodeRow } from "../auth/one-time-codes";
 import { AUTH_METHODS, type AuthMethod } from "../sessions/establish-session";
 import type { UserRow } from "../users/serialize";
+import type { ConfirmedTotp } from "./totp-factors";
 
 /** An mfaToken lives 5 minutes, is single-use, and dies after 5 wrong codes (one_time_codes' cap). */
 export const MFA_TOKEN_LIFETIME_MINUTES = 5;
@@ -64,23 +69,92 @@ export async function findMfaChallenge(
 }
 
 /**
- * Redeems the challenge with one conditional UPDATE: of concurrent redemptions one
- * wins; the others get 400 invalid_code. Call it in the transaction that opens the
- * session, so the token is spent exactly when the session exists.
+ * Redeems the challenge and locks its user, in one statement: the conditional UPDATE
+ * spends the token (of concurrent redemptions one wins; the others get 400
+ * invalid_code) and the user row comes back locked FOR UPDATE, so a ban or a
+ * deletion cannot slip in before the session opens. Call it in the transaction
+ * that opens the session, so the token is spent exactly when the session exists.
+ * Undefined when the user is gone.
  */
-export async function consumeMfaChallenge(db: Database, challenge: MfaChallenge): Promise<void> {
-  if (!(await consumeCode(db, challenge.row, null, { attemptCounted: challenge.attemptReserved }))) throw invalidCode();
+export async function redeemMfaChallenge(db: Database, challenge: MfaChallenge): Promise<UserRow | undefined> {
+  const maxAttempts = challenge.attemptReserved ? MAX_CODE_ATTEMPTS + 1 : MAX_CODE_ATTEMPTS;
+  const spent = db.$with("spent").as(
+    db
+      .update(oneTimeCodes)
+      .set({ consumedAt: sql`now()` })
+      .where(
+        and(
+          eq(oneTimeCodes.id, challenge.row.id),
+          isNull(oneTimeCodes.consumedAt),
+          gt(oneTimeCodes.expiresAt, sql`now()`),
+          // An attempt reserved before the check (reserveMfaAttempt) is already in the count.
+          lt(oneTimeCodes.failedAttempts, maxAttempts),
+        ),
+      )
+      .returning({ id: oneTimeCodes.id }),
+  );
+  const [row] = await db
+    .with(spent)
+    .select({ user: users, spent: sql<boolean>`exists (select 1 from ${spent})` })
+    .from(users)
+    .where(eq(users.id, challenge.userId))
+    .for("update");
+  if (!row?.spent) throw invalidCode();
+  return row.user;
 }
 
 /**
- * Counts a guessed code against the token before it is checked (400 invalid_code
- * when the token has none left): counting after a wrong answer would let guesses
- * sent at once all pass the "fewer than 5" check before any was counted. A right
- * code still spends the token; a wrong one needs no further count.
+ * Finds the live challenge of a token and counts this attempt against it before the
+ * code is checked, in one statement (400 invalid_code when the token is unknown,
+ * expired, used, of another kind or has no attempt left): counting after a wrong
+ * answer would let guesses sent at once all pass the "fewer than 5" check before any
+ * was counted. A right code still spends the token; a wrong one needs no further
+ * count. The same statement reads the user's confirmed authenticator app, which the
+ * code is checked against before any transaction opens.
+ *
+ * The token is found by its unique hash in a subquery of its own, for the reason
+ * `findLiveCode` gives; the environment, purpose and kind are conditions of the update.
  */
-export async function reserveMfaAttempt(db: Database, challenge: MfaChallenge): Promise<MfaChallenge> {
-  if (!(await reserveAttempt(db, challenge.row))) throw invalidCode();
-  return { ...challenge, attemptReserved: true };
+export async function reserveMfaAttempt(
+  db: Database,
+  environment: EnvironmentContext,
+  token: string,
+  kind: MfaChallenge["kind"],
+): Promise<MfaChallenge & { totp: ConfirmedTotp | null }> {
+  const reserve = preparedStatement(db, "reserve_mfa_attempt", (d) =>
+    d
+      .update(oneTimeCodes)
+      .set({ failedAttempts: sql`${oneTimeCodes.failedAttempts} + 1` })
+      .where(
+        and(
+          eq(oneTimeCodes.id, sql`(select c.id from one_time_codes c where c.token_hash = ${sql.placeholder("tokenHash")})`),
+          eq(oneTimeCodes.environmentId, sql.placeholder("environmentId")),
+          eq(oneTimeCodes.purpose, "mfa_challenge"),
+          sql`${oneTimeCodes.payload}->>'kind' = ${sql.placeholder("kind")}`,
+          isNull(oneTimeCodes.consumedAt),
+          gt(oneTimeCodes.expiresAt, sql`now()`),
+          lt(oneTimeCodes.failedAttempts, MAX_CODE_ATTEMPTS),
+        ),
+      )
+      // Qualified by hand: drizzle names an UPDATE's own columns bare, which inside these subqueries would mean totp_factors'.
+      .returning({
+        row: getTableColumns(oneTimeCodes),
+        totpSecretSealed: sql<string | null>`(select f.secret_sealed from totp_factors f where f.user_id = one_time_codes.user_id and f.confirmed_at is not null)`,
+        totpLastUsedStep: sql<string | null>`(select f.last_used_step from totp_factors f where f.user_id = one_time_codes.user_id and f.confirmed_at is not null)`,
+      })
+      .prepare("reserve_mfa_attempt"),
+  );
+  const [reserved] = await reserve.execute({ tokenHash: sha256(token), environmentId: environment.id, kind });
+  if (!reserved?.row.userId) throw invalidCode();
+  const { row, totpSecretSealed, totpLastUsedStep } = reserved;
+  return {
+    row,
+    kind,
+    userId: reserved.row.userId,
+    methods: parseMethods(row.payload),
+    attemptReserved: true,
+    totp: totpSecretSealed ? { secretSealed: totpSecretSealed, lastUsedStep: totpLastUsedStep === null ? null : Number(totpLastUsedStep) } : null,
+  };
 }
 
 /** Counts a wrong code against the token; the fifth kills it. Call outside the failing transaction. */

@@ -63,21 +63,29 @@ export async function confirmTotpFactor(db: Database, factor: TotpFactorRow, ste
   return confirmed.length === 1;
 }
 
+/** The confirmed authenticator app of a user, as a code is checked against it. */
+export interface ConfirmedTotp {
+  secretSealed: string;
+  lastUsedStep: number | null;
+}
+
 /**
- * Spends an authenticator code of the user's confirmed factor. Each time step is
- * accepted once: the conditional UPDATE moves `last_used_step` forward only, so of
- * any number of concurrent requests with the same code exactly one wins, and a
- * code of an earlier step than one already used is refused as well.
+ * The step a code of this confirmed factor belongs to, or null for a wrong code and
+ * for one of a step at or before the last one spent (it could not be claimed).
  */
-export async function spendTotpCode(db: Database, userId: string, code: string): Promise<boolean> {
-  const [factor] = await db
-    .select({ secretSealed: totpFactors.secretSealed, lastUsedStep: totpFactors.lastUsedStep })
-    .from(totpFactors)
-    .where(and(eq(totpFactors.userId, userId), isNotNull(totpFactors.confirmedAt)))
-    .limit(1);
-  if (!factor) return false;
-  const step = await matchTotpStep(await unseal(factor.secretSealed), code, { afterStep: factor.lastUsedStep });
-  if (step === null) return false;
+export async function matchConfirmedTotp(factor: ConfirmedTotp, code: string): Promise<number | null> {
+  return matchTotpStep(await unseal(factor.secretSealed), code, { afterStep: factor.lastUsedStep });
+}
+
+/**
+ * Spends a time step of the user's confirmed factor, the one whose sealed secret the
+ * code was checked against. Each step is accepted once: the conditional UPDATE moves
+ * `last_used_step` forward only, so of any number of concurrent requests with the
+ * same code exactly one wins, and a code of an earlier step than one already used is
+ * refused as well. A factor reset and enrolled anew in between (another secret)
+ * claims nothing.
+ */
+export async function claimTotpStep(db: Database, userId: string, factor: ConfirmedTotp, step: number): Promise<boolean> {
   const claimed = await db
     .update(totpFactors)
     .set({ lastUsedStep: step })
@@ -85,9 +93,22 @@ export async function spendTotpCode(db: Database, userId: string, code: string):
       and(
         eq(totpFactors.userId, userId),
         isNotNull(totpFactors.confirmedAt),
+        eq(totpFactors.secretSealed, factor.secretSealed),
         or(isNull(totpFactors.lastUsedStep), lt(totpFactors.lastUsedStep, step)),
       ),
     )
     .returning({ userId: totpFactors.userId });
   return claimed.length === 1;
+}
+
+/** Spends an authenticator code of the user's confirmed factor (`claimTotpStep`); false for a wrong or spent one. */
+export async function spendTotpCode(db: Database, userId: string, code: string): Promise<boolean> {
+  const [factor] = await db
+    .select({ secretSealed: totpFactors.secretSealed, lastUsedStep: totpFactors.lastUsedStep })
+    .from(totpFactors)
+    .where(and(eq(totpFactors.userId, userId), isNotNull(totpFactors.confirmedAt)))
+    .limit(1);
+  if (!factor) return false;
+  const step = await matchConfirmedTotp(factor, code);
+  return step !== null && (await claimTotpStep(db, userId, factor, step));
 }

@@ -5,8 +5,10 @@ import type { RequestContext } from "../http/request-context";
 import { enforceIdentifierRateLimit } from "../rate-limit/enforce";
 import type { Establishment } from "../sessions/establish-session";
 import { completeMfaChallenge } from "./complete-challenge";
-import { findMfaChallenge, reserveMfaAttempt } from "./mfa-tokens";
-import { codeMethod, spendSecondFactorCode } from "./second-factor-codes";
+import { reserveMfaAttempt } from "./mfa-tokens";
+import { spendRecoveryCode } from "./recovery-codes";
+import { codeMethod } from "./second-factor-codes";
+import { claimTotpStep, matchConfirmedTotp } from "./totp-factors";
 import { WrongCodeError } from "./wrong-code";
 
 /**
@@ -19,6 +21,11 @@ import { WrongCodeError } from "./wrong-code";
  * fifth is its last), and a wrong code counts against the account's sign-in
  * throttle after the rollback, which this endpoint also obeys, so fresh tokens
  * from fresh password sign-ins bring no fresh guesses.
+ *
+ * This is half of every MFA sign-in, so its round trips are counted: one statement
+ * finds the token, reserves the attempt and reads the authenticator app; a wrong
+ * authenticator code is known before any transaction opens; a right one costs the
+ * transaction three statements (redeem and lock, claim the step, open the session).
  */
 export async function verifySecondFactor(
   db: Database,
@@ -26,17 +33,21 @@ export async function verifySecondFactor(
   input: { mfaToken: string; code: string },
   context: RequestContext,
 ): Promise<Establishment> {
-  const found = await findMfaChallenge(db, environment, input.mfaToken, "second_factor");
+  const challenge = await reserveMfaAttempt(db, environment, input.mfaToken, "second_factor");
   // Per account (the pipeline counted the IP), atomically: guesses sent at once through
   // many tokens of one account cannot all pass a check made before any was counted.
-  await enforceIdentifierRateLimit(db, environment, "codeAttempts", `mfa-user:${found.userId}`);
+  await enforceIdentifierRateLimit(db, environment, "codeAttempts", `mfa-user:${challenge.userId}`);
   // The token records the primary address it was issued for: the key sign-in and reverification count under.
-  const identifier = accountThrottleIdentifier({ id: found.userId, email: found.row.email || null });
+  const identifier = accountThrottleIdentifier({ id: challenge.userId, email: challenge.row.email || null });
   const streak = await assertPasswordNotThrottled(db, environment, identifier);
-  const challenge = await reserveMfaAttempt(db, found);
+  const method = codeMethod(input.code);
   try {
-    const established = await completeMfaChallenge(db, environment, challenge, codeMethod(input.code), context, async (tx, user) => {
-      if (!(await spendSecondFactorCode(tx, user.id, input.code))) throw new WrongCodeError();
+    const { totp } = challenge;
+    const step = method === "otp" && totp ? await matchConfirmedTotp(totp, input.code) : null;
+    if (method === "otp" && step === null) throw new WrongCodeError();
+    const established = await completeMfaChallenge(db, environment, challenge, method, context, async (tx, user) => {
+      const spent = totp && step !== null ? await claimTotpStep(tx, user.id, totp, step) : await spendRecoveryCode(tx, user.id, input.code);
+      if (!spent) throw new WrongCodeError();
     });
     await passwordSucceeded(db, environment, identifier, streak);
     return established;

@@ -175,11 +175,15 @@ describe("the mfaToken: 5 minutes, single use, 5 wrong codes", () => {
     expect((await user.client.get("/users/me/mfa")).body.recoveryCodesLeft).toBe(9);
   });
 
-  it("a token is bound to its environment", async () => {
+  it("a token is bound to its environment: another environment can neither redeem it nor use up its attempts", async () => {
     const { publishableKey, user } = await setup();
     const other = await newEnvironment();
     const token = await mfaToken(publishableKey, user.email);
-    expectProblem(await clientApi(other.publishableKey).post("/auth/mfa/verify", { mfaToken: token, code: user.recoveryCodes[0] }), 400, "invalid_code");
+    for (let attempt = 0; attempt < 3; attempt++) {
+      expectProblem(await clientApi(other.publishableKey).post("/auth/mfa/verify", { mfaToken: token, code: user.recoveryCodes[0] }), 400, "invalid_code");
+    }
+    const [row] = await getDb().select().from(oneTimeCodes).where(eq(oneTimeCodes.tokenHash, sha256(token)));
+    expect(row?.failedAttempts).toBe(0);
     expect((await clientApi(publishableKey).post("/auth/mfa/verify", { mfaToken: token, code: user.recoveryCodes[0] })).status).toBe(200);
   });
 
