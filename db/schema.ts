@@ -224,10 +224,16 @@ export const sessions = pgTable(
     authenticatedAt: timestamp("authenticated_at", { withTimezone: true }).notNull().defaultNow(),
     /** The last reverification inside the session, if any. */
     reverifiedAt: timestamp("reverified_at", { withTimezone: true }),
+    /**
+     * For a satellite session (GET /auth/sync): the primary domain's session it was
+     * handed from. Ending the primary ends its satellites too.
+     */
+    parentSessionId: uuid("parent_session_id"),
   },
   (t) => [
     uniqueIndex("sessions_token_hash_idx").on(t.tokenHash),
     index("sessions_user_created_idx").on(t.userId, t.createdAt, t.id),
+    index("sessions_parent_idx").on(t.parentSessionId).where(sql`${t.parentSessionId} is not null`),
   ],
 );
 
@@ -273,7 +279,7 @@ export const oneTimeCodes = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     environmentId: environmentIdColumn(),
     purpose: text("purpose", {
-      enum: ["sign_up", "password_reset", "email_verification", "account_deletion", "mfa_challenge"],
+      enum: ["sign_up", "password_reset", "email_verification", "account_deletion", "mfa_challenge", "session_ticket", "signup_continuation"],
     }).notNull(),
     /** SHA-256 of the opaque token the client or link holds. */
     tokenHash: text("token_hash").notNull(),
@@ -501,4 +507,90 @@ export const webauthnChallenges = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex("webauthn_challenges_hash_idx").on(t.challengeHash), index("webauthn_challenges_expiry_idx").on(t.expiresAt)],
+);
+
+/**
+ * An environment's OAuth / OpenID Connect providers. `id` is the `{provider}` path
+ * segment of the Client API (`[a-z0-9-]{2,32}`), unique per environment. The client
+ * secret is sealed with the master key and never returned. `issuer` is required for
+ * `oidc` (discovery); the presets know their endpoints (Microsoft and GitLab may
+ * override theirs with an issuer, e.g. a tenant or a self-hosted GitLab).
+ */
+export const oauthProviders = pgTable(
+  "oauth_providers",
+  {
+    environmentId: environmentIdColumn(),
+    id: text("id").notNull(),
+    type: text("type", { enum: ["oidc", "google", "github", "microsoft", "apple", "gitlab"] }).notNull(),
+    name: text("name").notNull(),
+    clientId: text("client_id").notNull(),
+    clientSecretSealed: text("client_secret_sealed").notNull(),
+    issuer: text("issuer"),
+    scopes: text("scopes").array().notNull().default(sql`'{}'::text[]`),
+    enabled: boolean("enabled").notNull().default(true),
+    /** Order of the buttons on the hosted pages, lowest first. */
+    position: integer("position").notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("oauth_providers_pk_idx").on(t.environmentId, t.id)],
+);
+
+/**
+ * A provider account connected to a user: (provider, subject) signs in as the user.
+ * The row goes with the user (a deleted user's identity is free again: deletion
+ * removes the rows). `email` and `emailVerified` are what the provider asserted at
+ * the last sign-in.
+ */
+export const userIdentities = pgTable(
+  "user_identities",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    environmentId: environmentIdColumn(),
+    userId: userIdColumn(),
+    providerId: text("provider_id").notNull(),
+    subject: text("subject").notNull(),
+    email: text("email"),
+    emailVerified: boolean("email_verified").notNull().default(false),
+    /** Display data from the provider: name, picture, username. */
+    profile: jsonb("profile").$type<JsonObject>().notNull().default({}),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
+    lastSignInAt: timestamp("last_sign_in_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("user_identities_subject_idx").on(t.environmentId, t.providerId, t.subject),
+    index("user_identities_user_idx").on(t.userId, t.createdAt),
+  ],
+);
+
+/**
+ * One OAuth authorization in flight (10 minutes, single use): the `state` sent to the
+ * provider (stored hashed), bound to the browser that started it by the hash of a
+ * short-lived cookie, and to the provider; the nonce and the PKCE verifier toward
+ * the provider (sealed); what the flow is for (`sign_in`, or `link` for a signed-in
+ * user and session); where it ends (`redirectUrl`, already checked against the
+ * environment's origins) and on which host it started (`linkBase`, where its cookie
+ * lives); for a native app, the app's S256 `codeChallenge`.
+ */
+export const oauthFlows = pgTable(
+  "oauth_flows",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    environmentId: environmentIdColumn(),
+    providerId: text("provider_id").notNull(),
+    stateHash: text("state_hash").notNull(),
+    browserHash: text("browser_hash").notNull(),
+    nonce: text("nonce").notNull(),
+    codeVerifierSealed: text("code_verifier_sealed").notNull(),
+    intent: text("intent", { enum: ["sign_in", "link"] }).notNull(),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
+    sessionId: uuid("session_id"),
+    redirectUrl: text("redirect_url"),
+    linkBase: text("link_base").notNull(),
+    native: boolean("native").notNull().default(false),
+    codeChallenge: text("code_challenge"),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    consumedAt: timestamp("consumed_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("oauth_flows_state_idx").on(t.stateHash), index("oauth_flows_expiry_idx").on(t.expiresAt)],
 );

@@ -58,6 +58,8 @@ export interface Proof {
   methods: AuthMethod[];
   /** The user's factors when the caller's lookup already read them (password sign-in); else read here. */
   factors?: UserFactors;
+  /** For a satellite session (GET /auth/sync): the primary session it is handed from, which ends it when it ends. */
+  parentSessionId?: string;
 }
 
 /**
@@ -127,6 +129,7 @@ export async function establishSession(
     aal: assuranceLevel(proof.methods),
     authenticatedAt: now,
     reverifiedAt: null,
+    parentSessionId: proof.parentSessionId ?? null,
   };
   const at = now.toISOString();
   const actor = { type: "user", id: user.id, requestId: context.requestId } as const;
@@ -134,10 +137,11 @@ export async function establishSession(
   await db.execute(sql`
     with new_session as (
       insert into sessions (id, environment_id, user_id, token_hash, status, created_at, last_active_at, last_verified_at,
-                            expires_at, user_agent, ip_address, amr, aal, authenticated_at)
+                            expires_at, user_agent, ip_address, amr, aal, authenticated_at, parent_session_id)
       values (${session.id}, ${session.environmentId}, ${session.userId}, ${session.tokenHash}, 'active',
               ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz, ${session.expiresAt.toISOString()}::timestamptz,
-              ${session.userAgent}, ${session.ipAddress}, ${`{${proof.methods.join(",")}}`}::text[], ${session.aal}, ${at}::timestamptz)
+              ${session.userAgent}, ${session.ipAddress}, ${`{${proof.methods.join(",")}}`}::text[], ${session.aal}, ${at}::timestamptz,
+              ${session.parentSessionId}::uuid)
       returning id
     ), audit as (${audit})
     update users set last_sign_in_at = ${at}::timestamptz
