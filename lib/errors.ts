@@ -20,6 +20,8 @@ export const ERRORS = {
   resource_not_found: { status: 404, title: "Resource not found" },
   method_not_allowed: { status: 405, title: "Method not allowed" },
   identifier_exists: { status: 409, title: "Identifier already exists" },
+  identity_already_linked: { status: 409, title: "Identity already linked" },
+  last_sign_in_method: { status: 409, title: "Last sign-in method" },
   mfa_already_enabled: { status: 409, title: "Two-step verification already on" },
   mfa_not_enabled: { status: 409, title: "Two-step verification not on" },
   payload_too_large: { status: 413, title: "Payload too large" },

@@ -28,6 +28,7 @@ const revokedSessions = z.strictObject({ revokedSessions: count });
 const emailAddress = z.strictObject({ emailAddressId: z.uuid() });
 const templateName = z.strictObject({ name: z.string() });
 const passkey = z.strictObject({ passkeyId: z.uuid() });
+const identity = z.strictObject({ identityId: z.uuid(), providerId: z.string() });
 
 /**
  * What an event's `subject_id` names: a user (also for session and email events, so
@@ -73,6 +74,9 @@ export const eventCatalogue = {
   "passkey.added": { subject: "user", data: passkey },
   "passkey.renamed": { subject: "user", data: passkey },
   "passkey.removed": { subject: "user", data: passkey },
+  /** A provider account (provider id + subject) was connected to the user: it signs in as them. */
+  "identity.linked": { subject: "user", data: identity },
+  "identity.unlinked": { subject: "user", data: identity },
   "legal.accepted": {
     subject: "user",
     data: z.strictObject({ requireConsent: z.boolean(), termsUrl: z.string().nullable(), privacyUrl: z.string().nullable() }),
