@@ -1,3 +1,4 @@
+import { parse as parseCookies } from "cookie";
 import { sha256 } from "../crypto/tokens";
 import { requestHost } from "../environments/resolve-client-environment";
 import { isSessionToken, sessionCookieValues } from "../sessions/resolve-session";
@@ -30,6 +31,11 @@ export interface RequestContext {
    * sign-out's ownership check; computed on first read, as only sign-out needs it.
    */
   readonly sessionCookieHashes: string[];
+  /**
+   * The request's cookies, for the few flows that bind a step to the browser that
+   * started it (the OAuth `gh_oauth` cookie); absent where no request exists.
+   */
+  readonly cookies?: Readonly<Record<string, string | undefined>>;
 }
 
 export function requestContextOf(request: Request, requestId: string): RequestContext {
@@ -42,6 +48,9 @@ export function requestContextOf(request: Request, requestId: string): RequestCo
     acceptsHtml: wantsHtml(request),
     get sessionCookieHashes() {
       return sessionCookieValues(request).filter(isSessionToken).map(sha256);
+    },
+    get cookies() {
+      return parseCookies(request.headers.get("cookie") ?? "");
     },
   };
 }

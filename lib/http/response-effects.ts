@@ -1,4 +1,5 @@
-import { clearedSessionCookies, sessionCookies } from "../sessions/cookies";
+import { serialize } from "cookie";
+import { clearedSessionCookies, secureCookies, sessionCookies } from "../sessions/cookies";
 import type { Establishment, SessionGrant } from "../sessions/establish-session";
 import { toClientUser } from "../users/serialize";
 
@@ -8,9 +9,21 @@ import { toClientUser } from "../users/serialize";
  * (Set-Cookie on the Response) and the hosted action runner (Next's cookie jar)
  * carry it out with the same cookie attributes, so no rule writes a cookie itself.
  */
+/**
+ * A short-lived HttpOnly cookie that carries one step of a browser flow to the next
+ * (the OAuth browser binding, the pending second factor); `maxAgeSeconds: 0` clears it.
+ */
+export interface FlowCookie {
+  name: string;
+  value: string;
+  path: string;
+  maxAgeSeconds: number;
+}
+
 export class ResponseEffects {
   session: { kind: "open"; grant: SessionGrant } | { kind: "clear" } | null = null;
   readonly headers = new Headers();
+  readonly flowCookies: FlowCookie[] = [];
 
   openSession(grant: SessionGrant): void {
     this.session = { kind: "open", grant };
@@ -19,6 +32,24 @@ export class ResponseEffects {
   clearSession(): void {
     this.session = { kind: "clear" };
   }
+
+  setFlowCookie(cookie: FlowCookie): void {
+    this.flowCookies.push(cookie);
+  }
+}
+
+/** The Set-Cookie values of the flow cookies: HttpOnly, SameSite=Lax, Secure on https, as the session cookie. */
+export function flowSetCookies(effects: ResponseEffects, request: Request): string[] {
+  return effects.flowCookies.map((cookie) =>
+    serialize(cookie.name, cookie.value, {
+      httpOnly: true,
+      sameSite: "lax",
+      secure: secureCookies(request),
+      path: cookie.path,
+      maxAge: cookie.maxAgeSeconds,
+      ...(cookie.maxAgeSeconds === 0 ? { expires: new Date(0) } : {}),
+    }),
+  );
 }
 
 /** The Set-Cookie values that carry out a session effect, with the attributes lib/sessions/cookies.ts decides. */

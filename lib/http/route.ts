@@ -14,7 +14,7 @@ import { endpoint, executeOperation, type Caller, type Endpoint, type OperationH
 import { problemResponse } from "./problem";
 import { requestContextOf } from "./request-context";
 import { requestIdFor } from "./request-id";
-import { ResponseEffects, sessionSetCookies } from "./response-effects";
+import { flowSetCookies, ResponseEffects, sessionSetCookies } from "./response-effects";
 import { SeeOther } from "./see-other";
 
 /** What Next.js passes as the second argument of a route handler. */
@@ -72,7 +72,7 @@ export function route<P extends ZodOrNone, Q extends ZodOrNone, B extends ZodOrN
       const result = await executeOperation(target, caller, raw, effects);
       response = jsonResponse(operation, result);
       effects.headers.forEach((value, name) => headers.set(name, value));
-      for (const cookie of sessionSetCookies(effects, request)) headers.append("set-cookie", cookie);
+      for (const cookie of [...sessionSetCookies(effects, request), ...flowSetCookies(effects, request)]) headers.append("set-cookie", cookie);
     } catch (caught) {
       if (!retried && mayRetryAfterFault(request.method, caught)) return retryAfterPause(() => answer(request, routeContext, requestId, true));
       const error = serviceUnavailableFor(caught, requestId) ?? caught;

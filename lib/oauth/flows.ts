@@ -1,0 +1,176 @@
+import { createHash } from "node:crypto";
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Database } from "@/db/client";
+import { oauthFlows } from "@/db/schema";
+import { randomToken, sha256 } from "../crypto/tokens";
+import { seal, unseal } from "../crypto/secret-box";
+import type { EnvironmentContext } from "../environments/context";
+import type { LinkBase } from "../environments/environment-links";
+import type { FlowCookie } from "../http/response-effects";
+
+/**
+ * An OAuth authorization in flight (RFC 6749 §10.12, RFC 9700 §4.7): the `state`
+ * sent to the provider is random, stored hashed, single use and 10 minutes long;
+ * it is bound to the provider it was sent to and to the browser that started it by
+ * a short-lived HttpOnly cookie, so a callback URL replayed, forged (login CSRF) or
+ * carried to another browser or provider finds no flow. The nonce and the PKCE
+ * verifier toward the provider (RFC 7636) live only here; the verifier sealed.
+ */
+
+export const FLOW_LIFETIME_MINUTES = 10;
+export const BROWSER_COOKIE = "gh_oauth";
+/** The cookie is sent only to the OAuth endpoints: authorize, callback, link and link/complete. */
+export const BROWSER_COOKIE_PATH = "/_svc/auth/oauth2";
+
+const BROWSER_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+export type FlowIntent = "sign_in" | "link";
+export type FlowRow = typeof oauthFlows.$inferSelect;
+
+export interface FlowInput {
+  providerId: string;
+  intent: FlowIntent;
+  /** For a link: the signed-in user and the session that asked. */
+  userId?: string | null;
+  sessionId?: string | null;
+  /** Already accepted by safeRedirect; null for the default destination. */
+  redirectUrl: string | null;
+  base: LinkBase;
+  native: boolean;
+  /** A native app's S256 challenge, carried to its ticket or continuation. */
+  codeChallenge: string | null;
+}
+
+export interface StartedFlow {
+  state: string;
+  nonce: string;
+  codeVerifier: string;
+  /** The browser binding to (re)set as the gh_oauth cookie. */
+  browserCookie: FlowCookie;
+}
+
+/** A flow's completed view: the stored row with its verifier unsealed and its link base parsed. */
+export interface ConsumedFlow {
+  id: string;
+  providerId: string;
+  intent: FlowIntent;
+  userId: string | null;
+  sessionId: string | null;
+  redirectUrl: string | null;
+  base: LinkBase;
+  native: boolean;
+  codeChallenge: string | null;
+  nonce: string;
+  codeVerifier: string;
+}
+
+const linkBaseSchema = z.object({ origin: z.string(), publishableKey: z.string().nullable() });
+
+/**
+ * The browser token this request already carries, reused so that two flows started
+ * in two tabs of one browser both complete; a new one otherwise.
+ */
+function browserToken(presented: string | null | undefined): string {
+  return presented && BROWSER_TOKEN.test(presented) ? presented : randomToken(32);
+}
+
+export function browserCookie(token: string): FlowCookie {
+  return { name: BROWSER_COOKIE, value: token, path: BROWSER_COOKIE_PATH, maxAgeSeconds: FLOW_LIFETIME_MINUTES * 60 };
+}
+
+/** The RFC 7636 S256 challenge of a verifier: BASE64URL(SHA256(ASCII(verifier))). */
+export function s256(verifier: string): string {
+  return createHash("sha256").update(verifier, "ascii").digest("base64url");
+}
+
+/** Stores a new flow and returns what the authorization request carries, plus the browser cookie to set. */
+export async function startFlow(
+  db: Database,
+  environment: EnvironmentContext,
+  input: FlowInput,
+  presentedBrowserToken: string | null | undefined,
+): Promise<StartedFlow> {
+  const browser = browserToken(presentedBrowserToken);
+  const state = randomToken(32);
+  const nonce = randomToken(32);
+  const codeVerifier = randomToken(48);
+  await db.insert(oauthFlows).values({
+    environmentId: environment.id,
+    providerId: input.providerId,
+    stateHash: sha256(state),
+    browserHash: sha256(browser),
+    nonce,
+    codeVerifierSealed: await seal(codeVerifier),
+    intent: input.intent,
+    userId: input.userId ?? null,
+    sessionId: input.sessionId ?? null,
+    redirectUrl: input.redirectUrl,
+    linkBase: JSON.stringify(input.base),
+    native: input.native,
+    codeChallenge: input.codeChallenge,
+    expiresAt: new Date(Date.now() + FLOW_LIFETIME_MINUTES * 60_000),
+  });
+  return { state, nonce, codeVerifier, browserCookie: browserCookie(browser) };
+}
+
+export interface FlowMatch {
+  state: string | undefined;
+  /** The gh_oauth cookie the callback arrived with. */
+  browserToken: string | null | undefined;
+  intent: FlowIntent;
+  /** The provider whose callback this is; omitted at link/complete, which learns it from the flow. */
+  providerId?: string;
+}
+
+/** Every binding of a flow as one condition: this state, environment, browser, intent (and provider), still live. */
+function matching(environment: EnvironmentContext, match: FlowMatch & { state: string; browserToken: string }) {
+  return and(
+    eq(oauthFlows.stateHash, sha256(match.state)),
+    eq(oauthFlows.environmentId, environment.id),
+    eq(oauthFlows.browserHash, sha256(match.browserToken)),
+    eq(oauthFlows.intent, match.intent),
+    match.providerId === undefined ? undefined : eq(oauthFlows.providerId, match.providerId),
+    isNull(oauthFlows.consumedAt),
+    gt(oauthFlows.expiresAt, sql`now()`),
+  );
+}
+
+function usable(match: FlowMatch): match is FlowMatch & { state: string; browserToken: string } {
+  return Boolean(match.state && match.state.length <= 512 && match.browserToken && BROWSER_TOKEN.test(match.browserToken));
+}
+
+async function toConsumed(row: FlowRow): Promise<ConsumedFlow> {
+  return {
+    id: row.id,
+    providerId: row.providerId,
+    intent: row.intent,
+    userId: row.userId,
+    sessionId: row.sessionId,
+    redirectUrl: row.redirectUrl,
+    base: linkBaseSchema.parse(JSON.parse(row.linkBase)),
+    native: row.native,
+    codeChallenge: row.codeChallenge,
+    nonce: row.nonce,
+    codeVerifier: await unseal(row.codeVerifierSealed),
+  };
+}
+
+/**
+ * Consumes the flow a callback names, with one conditional UPDATE: of any number of
+ * concurrent or replayed callbacks exactly one gets the flow. A state that is
+ * unknown, used, expired, of another environment, provider, intent or browser
+ * matches nothing and the flow, if any, stays untouched for its own browser.
+ */
+export async function consumeFlow(db: Database, environment: EnvironmentContext, match: FlowMatch): Promise<ConsumedFlow | null> {
+  if (!usable(match)) return null;
+  const [row] = await db.update(oauthFlows).set({ consumedAt: new Date() }).where(matching(environment, match)).returning();
+  return row ? toConsumed(row) : null;
+}
+
+/** Whether a live flow matches, without consuming it: the callback of a link hands it on to link/complete. */
+export async function flowExists(db: Database, environment: EnvironmentContext, match: FlowMatch): Promise<boolean> {
+  if (!usable(match)) return false;
+  const [row] = await db.select({ id: oauthFlows.id }).from(oauthFlows).where(matching(environment, match)).limit(1);
+  return Boolean(row);
+}
