@@ -7,6 +7,7 @@ export const ERRORS = {
   password_too_weak: { status: 400, title: "Password too weak" },
   metadata_too_large: { status: 400, title: "Metadata too large" },
   invalid_code: { status: 400, title: "Invalid or expired code" },
+  oauth_failed: { status: 400, title: "OAuth sign-in failed" },
   unauthorized: { status: 401, title: "Unauthorized" },
   invalid_credentials: { status: 401, title: "Invalid credentials" },
   environment_not_found: { status: 401, title: "Environment not found" },
