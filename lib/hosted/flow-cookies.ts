@@ -1,6 +1,7 @@
 import { cookies } from "next/headers";
 import { z } from "zod";
 import { CODE_LIFETIME_MINUTES } from "../auth/one-time-codes";
+import type { FlowCookie } from "../http/response-effects";
 import { MFA_TOKEN_LIFETIME_MINUTES } from "../mfa/mfa-tokens";
 import { secureCookies } from "../sessions/cookies";
 
@@ -12,7 +13,7 @@ import { secureCookies } from "../sessions/cookies";
  */
 const SIGN_UP_COOKIE = "gh_sign_up";
 const RESET_COOKIE = "gh_reset";
-const MFA_COOKIE = "gh_mfa";
+export const MFA_COOKIE = "gh_mfa";
 
 /** Seconds between two "send a new code" requests; the lib's rate limits still apply on top. */
 export const RESEND_COOLDOWN_SECONDS = 30;
@@ -90,6 +91,14 @@ export async function forgetResetEmail(): Promise<void> {
 
 export async function rememberMfaFlow(request: Request, flow: MfaFlow): Promise<void> {
   (await cookies()).set(MFA_COOKIE, JSON.stringify(flow), options(request, MFA_TOKEN_LIFETIME_MINUTES));
+}
+
+/**
+ * The same gh_mfa cookie as a response effect, for a sign-in that reaches the
+ * second factor outside a server action (the OAuth callback, a route handler).
+ */
+export function mfaFlowCookie(flow: MfaFlow): FlowCookie {
+  return { name: MFA_COOKIE, value: JSON.stringify(flow), path: "/", maxAgeSeconds: MFA_TOKEN_LIFETIME_MINUTES * 60 };
 }
 
 /** The MFA step this browser is in the middle of, in whichever environment (check `environmentId` before use). */

@@ -67,7 +67,8 @@ export interface Operation<
    * work without JavaScript and cannot use a server action (a file download).
    */
   formBody?: true;
-  response: { status: 200 | 201 | 204; description: string; schema?: R };
+  /** 303: a browser navigation that always ends in a redirect (the OAuth endpoints); the handler answers a SeeOther. */
+  response: { status: 200 | 201 | 204 | 303; description: string; schema?: R };
   /**
    * Cache-Control of a successful response; `no-store` when omitted, since most
    * answers are per-user. Public documents (JWKS, discovery) set a max-age so

@@ -53,6 +53,7 @@ export interface StartedFlow {
 /** A flow's completed view: the stored row with its verifier unsealed and its link base parsed. */
 export interface ConsumedFlow {
   id: string;
+  environmentId: string;
   providerId: string;
   intent: FlowIntent;
   userId: string | null;
@@ -123,11 +124,16 @@ export interface FlowMatch {
   providerId?: string;
 }
 
-/** Every binding of a flow as one condition: this state, environment, browser, intent (and provider), still live. */
-function matching(environment: EnvironmentContext, match: FlowMatch & { state: string; browserToken: string }) {
+/**
+ * Every binding of a flow as one condition: this state, browser, intent (and
+ * provider), still live, and of the environment when the request names one. A
+ * callback reached through PUBLIC_URL names none (the redirect URI registered with
+ * the provider carries no `pk`): its flow, found by the state, says which it is.
+ */
+function matching(environmentId: string | null, match: FlowMatch & { state: string; browserToken: string }) {
   return and(
     eq(oauthFlows.stateHash, sha256(match.state)),
-    eq(oauthFlows.environmentId, environment.id),
+    environmentId === null ? undefined : eq(oauthFlows.environmentId, environmentId),
     eq(oauthFlows.browserHash, sha256(match.browserToken)),
     eq(oauthFlows.intent, match.intent),
     match.providerId === undefined ? undefined : eq(oauthFlows.providerId, match.providerId),
@@ -143,6 +149,7 @@ function usable(match: FlowMatch): match is FlowMatch & { state: string; browser
 async function toConsumed(row: FlowRow): Promise<ConsumedFlow> {
   return {
     id: row.id,
+    environmentId: row.environmentId,
     providerId: row.providerId,
     intent: row.intent,
     userId: row.userId,
@@ -162,15 +169,18 @@ async function toConsumed(row: FlowRow): Promise<ConsumedFlow> {
  * unknown, used, expired, of another environment, provider, intent or browser
  * matches nothing and the flow, if any, stays untouched for its own browser.
  */
-export async function consumeFlow(db: Database, environment: EnvironmentContext, match: FlowMatch): Promise<ConsumedFlow | null> {
+export async function consumeFlow(db: Database, environmentId: string | null, match: FlowMatch): Promise<ConsumedFlow | null> {
   if (!usable(match)) return null;
-  const [row] = await db.update(oauthFlows).set({ consumedAt: new Date() }).where(matching(environment, match)).returning();
+  const [row] = await db.update(oauthFlows).set({ consumedAt: new Date() }).where(matching(environmentId, match)).returning();
   return row ? toConsumed(row) : null;
 }
 
-/** Whether a live flow matches, without consuming it: the callback of a link hands it on to link/complete. */
-export async function flowExists(db: Database, environment: EnvironmentContext, match: FlowMatch): Promise<boolean> {
-  if (!usable(match)) return false;
-  const [row] = await db.select({ id: oauthFlows.id }).from(oauthFlows).where(matching(environment, match)).limit(1);
-  return Boolean(row);
+/**
+ * The link base of a live flow that matches, without consuming it: the callback of
+ * a link hands it on to link/complete on that host, where the session cookie is.
+ */
+export async function peekFlowBase(db: Database, environmentId: string | null, match: FlowMatch): Promise<LinkBase | null> {
+  if (!usable(match)) return null;
+  const [row] = await db.select({ linkBase: oauthFlows.linkBase }).from(oauthFlows).where(matching(environmentId, match)).limit(1);
+  return row ? linkBaseSchema.parse(JSON.parse(row.linkBase)) : null;
 }

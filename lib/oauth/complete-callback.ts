@@ -1,0 +1,179 @@
+import type { Database } from "@/db/client";
+import { publicUrl } from "../config/runtime";
+import { findEnvironment, type EnvironmentContext } from "../environments/context";
+import { environmentUrl, linkBase, type LinkBase } from "../environments/environment-links";
+import { AppError } from "../errors";
+import type { MfaFlow } from "../hosted/flow-cookies";
+import type { RequestContext } from "../http/request-context";
+import { logUnexpectedError } from "../http/log";
+import { safeRedirect } from "../http/safe-redirect";
+import { establishSession, type SessionGrant } from "../sessions/establish-session";
+import { issueSessionTicket } from "../tickets/session-tickets";
+import { loadProviderOrThrow } from "./begin-authorization";
+import { BROWSER_COOKIE, consumeFlow, peekFlowBase, type ConsumedFlow } from "./flows";
+import { callbackUrl, exchangeCallback } from "./provider-client";
+import type { ProviderProfile } from "./profile";
+import { resolveSignIn } from "./resolve-sign-in";
+import { issueContinuation } from "./signup-continuation";
+
+/** What the provider's redirect carried, as received (RFC 6749 §4.1.2 / §4.1.2.1). */
+export type CallbackQuery = Record<string, unknown> & { state?: string; error?: string };
+
+/**
+ * Where a callback sends the browser, and what it leaves behind: the session
+ * cookie of a web sign-in, or the gh_mfa cookie of one that owes a second factor.
+ */
+export interface CallbackOutcome {
+  location: string;
+  grant?: SessionGrant;
+  mfaFlow?: MfaFlow;
+}
+
+/** Codes a failed flow reports in `?error=` (and on the hosted error page). */
+export type FlowErrorCode = string;
+
+/** `url` with extra query parameters (a native app's custom scheme keeps its form). */
+export function withParams(url: string, params: Record<string, string>): string {
+  const target = new URL(url);
+  for (const [name, value] of Object.entries(params)) target.searchParams.set(name, value);
+  return target.toString();
+}
+
+/** The hosted page that explains a failed flow, on the flow's host. */
+export function errorPage(base: LinkBase, code: FlowErrorCode): string {
+  return environmentUrl(base, "/oauth-error", { error: code });
+}
+
+/**
+ * Where a failed flow ends: the app's redirect_url (checked when the flow started)
+ * with `error=`, else the hosted error page. A flow that cannot be identified never
+ * follows a URL: only the hosted error page of the host it arrived on.
+ */
+export function failureLocation(flow: Pick<ConsumedFlow, "redirectUrl" | "base"> | null, fallbackBase: LinkBase, code: FlowErrorCode): string {
+  if (flow?.redirectUrl) return withParams(new URL(flow.redirectUrl, flow.base.origin).toString(), { error: code });
+  return errorPage(flow?.base ?? fallbackBase, code);
+}
+
+/**
+ * The error code a failure reports: our own codes as they are, a provider's
+ * refusal as `access_denied`, and anything unexpected (logged with the request id)
+ * as `oauth_failed`, never its message or stack.
+ */
+export function failureCode(error: unknown, requestId: string): FlowErrorCode {
+  if (error instanceof AppError) return error.properties?.providerError === "access_denied" ? "access_denied" : error.code;
+  logUnexpectedError(requestId, error);
+  return "oauth_failed";
+}
+
+/** The provider's own error redirect (`?error=access_denied`), refused before any exchange. */
+export function assertNoProviderError(query: CallbackQuery): void {
+  if (query.error === undefined) return;
+  throw new AppError("oauth_failed", "The provider did not authorize the sign-in.", {
+    properties: { providerError: query.error === "access_denied" ? "access_denied" : "provider_error" },
+  });
+}
+
+/** The callback URL as received: the registered redirect URI with the provider's parameters. */
+export function receivedUrl(base: LinkBase, providerId: string, query: CallbackQuery): URL {
+  const url = new URL(callbackUrl(base, providerId));
+  for (const [name, value] of Object.entries(query)) if (typeof value === "string") url.searchParams.set(name, value);
+  return url;
+}
+
+/** Exchanges the code with the provider the flow was started for; the flow's nonce and verifier. */
+export async function profileForFlow(db: Database, environment: EnvironmentContext, flow: ConsumedFlow, query: CallbackQuery): Promise<ProviderProfile> {
+  assertNoProviderError(query);
+  const provider = await loadProviderOrThrow(db, environment, flow.providerId);
+  return exchangeCallback(provider, {
+    redirectUri: callbackUrl(flow.base, provider.id),
+    currentUrl: receivedUrl(flow.base, provider.id, query),
+    state: String(query.state),
+    nonce: flow.nonce,
+    codeVerifier: flow.codeVerifier,
+  });
+}
+
+/**
+ * GET /_svc/auth/oauth2/{provider}/callback. The state must name a live flow of this
+ * provider started in this browser; it is consumed before anything else happens.
+ * A link flow is handed on, unconsumed, to link/complete. Every failure ends on a
+ * redirect with an error code, never a stack trace.
+ */
+export async function completeCallback(
+  db: Database,
+  callerEnvironment: EnvironmentContext | null,
+  providerId: string,
+  query: CallbackQuery,
+  context: RequestContext,
+): Promise<CallbackOutcome> {
+  const match = { state: query.state, browserToken: context.cookies?.[BROWSER_COOKIE], providerId };
+  const hereBase = callerEnvironment ? linkBase(callerEnvironment, context.host) : { origin: new URL(publicUrl()).origin, publishableKey: null };
+  const flow = await consumeFlow(db, callerEnvironment?.id ?? null, { ...match, intent: "sign_in" });
+  if (!flow) {
+    const linkFlowBase = await peekFlowBase(db, callerEnvironment?.id ?? null, { ...match, intent: "link" });
+    if (linkFlowBase) return { location: linkCompleteUrl(linkFlowBase, query) };
+    return { location: failureLocation(null, hereBase, "oauth_state_invalid") };
+  }
+  const environment = callerEnvironment ?? (await findEnvironment(db, flow.environmentId));
+  if (!environment) return { location: failureLocation(flow, hereBase, "oauth_state_invalid") };
+  try {
+    const profile = await profileForFlow(db, environment, flow, query);
+    return await signInWithProfile(db, environment, flow, profile, context);
+  } catch (error) {
+    return { location: failureLocation(flow, flow.base, failureCode(error, context.requestId)) };
+  }
+}
+
+/** link/complete on the flow's host, with the provider's parameters unchanged (and `pk` off a frontend host). */
+function linkCompleteUrl(base: LinkBase, query: CallbackQuery): string {
+  const params: Record<string, string> = {};
+  for (const [name, value] of Object.entries(query)) if (typeof value === "string" && name !== "pk") params[name] = value;
+  return environmentUrl(base, "/_svc/auth/oauth2/link/complete", params);
+}
+
+/**
+ * The sign-in itself, in one transaction: who the provider account is (a known
+ * identity, an account it may be linked to, or a new user) and what the flow gets:
+ * a web session (through establishSession, so MFA still applies), a native app's
+ * one-time ticket, or a continuation token when consent is still owed.
+ */
+async function signInWithProfile(
+  db: Database,
+  environment: EnvironmentContext,
+  flow: ConsumedFlow,
+  profile: ProviderProfile,
+  context: RequestContext,
+): Promise<CallbackOutcome> {
+  return db.transaction(async (tx): Promise<CallbackOutcome> => {
+    const resolution = await resolveSignIn(tx, environment, { providerId: flow.providerId, profile }, context);
+    if (resolution.kind === "consent_required") {
+      const token = await issueContinuation(tx, environment, { providerId: flow.providerId, profile, codeChallenge: flow.codeChallenge });
+      if (flow.native && flow.redirectUrl) return { location: withParams(flow.redirectUrl, { continuation_token: token }) };
+      return { location: environmentUrl(flow.base, "/sign-up/continue", { token, ...(flow.redirectUrl ? { redirect_url: flow.redirectUrl } : {}) }) };
+    }
+    const { user } = resolution;
+    if (flow.native && flow.redirectUrl) {
+      // The app redeems the ticket with its verifier (POST /auth/session/establish), which applies MFA.
+      const ticket = await issueSessionTicket(tx, environment, { userId: user.id, email: user.email, methods: ["oauth"], codeChallenge: flow.codeChallenge });
+      return { location: withParams(flow.redirectUrl, { ticket }) };
+    }
+    const destination = safeRedirect(flow.redirectUrl, environment, flow.base).url;
+    const hostedFlow: Record<string, string> = flow.redirectUrl ? { redirect_url: flow.redirectUrl } : {};
+    const established = await establishSession(tx, environment, user, { methods: ["oauth"] }, context);
+    switch (established.kind) {
+      case "session":
+      case "pending_gates":
+        return { location: destination, grant: established.grant };
+      case "second_factor_required":
+        return {
+          location: environmentUrl(flow.base, "/second-factor", hostedFlow),
+          mfaFlow: { environmentId: environment.id, kind: "second_factor", token: established.mfaToken, factors: established.factors },
+        };
+      case "enrollment_required":
+        return {
+          location: environmentUrl(flow.base, "/mfa-enrollment", hostedFlow),
+          mfaFlow: { environmentId: environment.id, kind: "enrollment", token: established.mfaToken },
+        };
+    }
+  });
+}

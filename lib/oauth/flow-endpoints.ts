@@ -1,0 +1,65 @@
+import { getDb } from "@/db/client";
+import { mfaFlowCookie } from "../hosted/flow-cookies";
+import { endpoint } from "../http/pipeline";
+import { respondWithEstablishment } from "../http/response-effects";
+import { SeeOther } from "../http/see-other";
+import { beginAuthorization } from "./begin-authorization";
+import { completeCallback } from "./complete-callback";
+import {
+  authorizeOperation,
+  callbackOperation,
+  continueSignUpOperation,
+  getContinuationOperation,
+  linkCompleteOperation,
+  linkOperation,
+} from "./flow-operations";
+import { beginLink, completeLink } from "./link-flow";
+import { describeContinuation, finishContinuation } from "./signup-continuation";
+
+/*
+ * The OAuth flow's operations with their implementations. The browser-facing ones
+ * answer with redirects; the cookies they leave (the browser binding, the session,
+ * the pending second factor) are response effects the route kit writes.
+ */
+
+export const authorizeEndpoint = endpoint(authorizeOperation, async ({ environment, params, query, context, effects }) => {
+  const authorization = await beginAuthorization(
+    getDb(),
+    environment,
+    {
+      providerId: params.provider,
+      redirectUrl: query.redirect_url ?? null,
+      native: query._is_native === "true" || query._is_native === "1",
+      codeChallenge: query.code_challenge ?? null,
+      codeChallengeMethod: query.code_challenge_method ?? null,
+    },
+    context,
+  );
+  effects.setFlowCookie(authorization.browserCookie);
+  return new SeeOther(authorization.location);
+});
+
+export const callbackEndpoint = endpoint(callbackOperation, async ({ environment, params, query, context, effects }) => {
+  const outcome = await completeCallback(getDb(), environment, params.provider, query, context);
+  if (outcome.grant) effects.openSession(outcome.grant);
+  if (outcome.mfaFlow) effects.setFlowCookie(mfaFlowCookie(outcome.mfaFlow));
+  return new SeeOther(outcome.location);
+});
+
+export const linkEndpoint = endpoint(linkOperation, async ({ environment, session, params, query, context, effects }) => {
+  const authorization = await beginLink(getDb(), environment, session, { providerId: params.provider, redirectUrl: query.redirect_url ?? null }, context);
+  effects.setFlowCookie(authorization.browserCookie);
+  return new SeeOther(authorization.location);
+});
+
+export const linkCompleteEndpoint = endpoint(linkCompleteOperation, async ({ environment, session, query, context }) =>
+  new SeeOther(await completeLink(getDb(), environment, session, query, context)),
+);
+
+export const getContinuationEndpoint = endpoint(getContinuationOperation, ({ environment, query }) =>
+  describeContinuation(getDb(), environment, query.token),
+);
+
+export const continueSignUpEndpoint = endpoint(continueSignUpOperation, async ({ environment, body, query, context, effects }) =>
+  respondWithEstablishment(effects, await finishContinuation(getDb(), environment, body, context), { isNative: query._is_native }),
+);

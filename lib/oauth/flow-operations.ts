@@ -1,0 +1,100 @@
+import { nativeQuery, sessionEstablishedSchema } from "../auth/schemas";
+import { defineOperation } from "../http/operation";
+import { authorizeQuery, callbackQuery, continuationQuery, continuationView, continueBody, linkQuery, providerParams } from "./flow-schemas";
+
+const tags = ["Client: OAuth sign-in"];
+const CLIENT = ["environment_not_found", "origin_not_allowed"] as const;
+const REDIRECT = { status: 303, description: "See Other: `Location` says where the browser goes next." } as const;
+
+export const authorizeOperation = defineOperation({
+  operationId: "oauthAuthorize",
+  method: "get",
+  path: "/_svc/auth/oauth2/{provider}/authorize",
+  summary: "Begin OAuth sign-in",
+  description:
+    "303 to the provider's authorization endpoint with a `state` (random, single use, 10 minutes, bound to this provider and to this browser by the HttpOnly cookie `gh_oauth`, path /_svc/auth/oauth2), a nonce and PKCE S256. `redirect_url` must be a path or a URL on the environment's origins (allowed origins for apps on other domains and custom schemes): anything else answers 400, never a redirect. Native apps add `_is_native=true&code_challenge=<S256>&code_challenge_method=S256` and a `redirect_url`; `plain` or a missing challenge answer 400. Reached by a browser through PUBLIC_URL, pass `pk=<publishableKey>`.",
+  tags,
+  auth: "publishableKey",
+  rateLimits: [{ action: "signIn" }],
+  params: providerParams,
+  query: authorizeQuery,
+  response: REDIRECT,
+  errors: [...CLIENT, "invalid_request", "resource_not_found", "oauth_failed", "rate_limited"],
+});
+
+export const callbackOperation = defineOperation({
+  operationId: "oauthCallback",
+  method: "get",
+  path: "/_svc/auth/oauth2/{provider}/callback",
+  summary: "OAuth callback (sign-in and linking)",
+  description:
+    "Where the provider sends the browser back; register `{frontend origin}/_svc/auth/oauth2/{provider}/callback` with the provider. Always a 303: a web sign-in sets the session cookie and goes to the flow's `redirect_url` (default: the environment's home or the hosted account page); a user with two-step verification goes to the hosted `/second-factor` page (no session yet); a native flow goes to `{redirect_url}?ticket=` (redeem with POST /_svc/auth/session/establish and the code verifier); a new user while legal consent is required goes to the hosted `/sign-up/continue?token=` page (native: `{redirect_url}?continuation_token=`); a link flow goes on to /_svc/auth/oauth2/link/complete. A failure goes to `{redirect_url}?error=<code>` or the hosted `/oauth-error?error=<code>` page: `oauth_state_invalid` (state missing, unknown, used, expired, of another provider or another browser), `access_denied` (refused at the provider), `oauth_failed` (the provider's answer or id_token was refused), `account_exists` (the address belongs to an account and is not verified on both sides: sign in and connect the provider from the account page), `user_banned`, `forbidden` (sign-up closed).",
+  tags,
+  auth: "anyClient",
+  rateLimits: [{ action: "signIn" }],
+  params: providerParams,
+  query: callbackQuery,
+  response: REDIRECT,
+  errors: ["invalid_request", "rate_limited"],
+});
+
+export const linkOperation = defineOperation({
+  operationId: "oauthLink",
+  method: "get",
+  path: "/_svc/auth/oauth2/{provider}/link",
+  summary: "Begin connecting a provider account",
+  description:
+    "For a signed-in user with a recent sign-in: 303 to the provider, as authorize does; the flow is bound to this session and ends at /_svc/auth/oauth2/link/complete, then at `redirect_url` (default: the hosted account page).",
+  tags,
+  auth: "sensitiveSession",
+  rateLimits: [{ action: "signIn" }],
+  params: providerParams,
+  query: linkQuery,
+  response: REDIRECT,
+  errors: [...CLIENT, "unauthorized", "session_pending", "reverification_required", "invalid_request", "resource_not_found", "oauth_failed", "rate_limited"],
+});
+
+export const linkCompleteOperation = defineOperation({
+  operationId: "oauthLinkComplete",
+  method: "get",
+  path: "/_svc/auth/oauth2/link/complete",
+  summary: "Complete connecting a provider account",
+  description:
+    "Reached from the callback (proxy redirect) on the host where the session lives. The flow must have been started by this very session, still live. 303 to the flow's `redirect_url` (default: the hosted account page), with `error=<code>` on failure: `identity_already_linked` (the provider account signs in as another user), `oauth_state_invalid`, `access_denied`, `oauth_failed`, `forbidden` (another session started the flow).",
+  tags,
+  auth: "session",
+  params: undefined,
+  query: callbackQuery,
+  response: REDIRECT,
+  errors: [...CLIENT, "unauthorized", "session_pending", "invalid_request"],
+});
+
+export const getContinuationOperation = defineOperation({
+  operationId: "getSignUpContinuation",
+  method: "get",
+  path: "/_svc/auth/signup/continue",
+  summary: "Get continuation state",
+  description: "What a deferred OAuth sign-up still needs (legal consent). Changes nothing; the token stays valid until it is used or 10 minutes pass.",
+  tags,
+  auth: "publishableKey",
+  rateLimits: [{ action: "codeAttempts" }],
+  query: continuationQuery,
+  response: { status: 200, description: "The pending sign-up.", schema: continuationView },
+  errors: [...CLIENT, "invalid_request", "invalid_code", "rate_limited"],
+});
+
+export const continueSignUpOperation = defineOperation({
+  operationId: "continueSignUp",
+  method: "post",
+  path: "/_svc/auth/signup/continue",
+  summary: "Finalise OAuth sign-up",
+  description:
+    "Creates the user with its provider identity, records the legal acceptance and opens the session, atomically; sets the session cookie (`_is_native=true`: also `sessionToken`). `legalConsentAccepted` must be true when consent is required (422 legal_consent_required, the token stays valid). A continuation started by a native app requires `codeVerifier` (its S256 challenge): a wrong one answers invalid_code and the token is spent. Used or expired tokens: invalid_code.",
+  tags,
+  auth: "publishableKey",
+  rateLimits: [{ action: "codeAttempts" }],
+  query: nativeQuery,
+  body: continueBody,
+  response: { status: 200, description: "The new session (or the second-factor enrollment the environment requires).", schema: sessionEstablishedSchema },
+  errors: [...CLIENT, "invalid_request", "invalid_code", "legal_consent_required", "identifier_exists", "account_exists", "rate_limited"],
+});
