@@ -1,0 +1,335 @@
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { emailAddresses, oauthFlows, sessions, userIdentities, users } from "@/db/schema";
+import { call, expectProblem } from "../helpers/api";
+import { clientApi, emailCount, latestEmail } from "../helpers/client";
+import { createUser, STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
+import { enrollTotp, signedInClient, totpCode } from "../helpers/mfa";
+import {
+  ALLOWED_APP,
+  atProvider,
+  cookieValue,
+  follow,
+  location,
+  oauthEnvironments,
+  startSignIn,
+  webSignIn,
+  type TestEnvironment,
+} from "../helpers/oauth-flow";
+import type { LoopbackOidcProvider } from "../helpers/oidc-provider";
+
+let idp: LoopbackOidcProvider;
+let env: TestEnvironment;
+
+beforeAll(async () => {
+  const setup = await oauthEnvironments(1);
+  idp = setup.idp;
+  env = setup.environments[0] as TestEnvironment;
+});
+
+afterAll(async () => {
+  await idp.close();
+});
+
+async function identitiesOf(subject: string) {
+  return getDb()
+    .select()
+    .from(userIdentities)
+    .where(and(eq(userIdentities.environmentId, env.environmentId), eq(userIdentities.subject, subject)));
+}
+
+function errorOf(url: string): string | null {
+  return new URL(url).searchParams.get("error");
+}
+
+describe("web sign-in against a real OpenID provider", () => {
+  it("a new provider account with a verified address becomes a user with that address, signed in, identity recorded", async () => {
+    const account = idp.addAccount({ email: uniqueEmail("new"), emailVerified: true, givenName: "Nora", familyName: "New" });
+    const client = clientApi(env.publishableKey);
+    const res = await webSignIn(client, idp, account.sub, `?redirect_url=${encodeURIComponent(`${ALLOWED_APP}/home`)}`);
+    expect(location(res)).toBe(`${ALLOWED_APP}/home`);
+    expect(client.jar.get("__gh_session")).toBeTruthy();
+    const me = await client.get("/users/me");
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({ email: account.email, firstName: "Nora", lastName: "New" });
+    expect(me.body.emailVerifiedAt).not.toBeNull();
+    const [identity] = await identitiesOf(account.sub);
+    expect(identity).toMatchObject({ userId: me.body.id, providerId: "idp", email: account.email, emailVerified: true });
+    const [session] = await getDb().select().from(sessions).where(eq(sessions.userId, me.body.id));
+    expect(session?.amr).toEqual(["oauth"]);
+  });
+
+  it("a returning provider account signs in as the same user; no second user", async () => {
+    const account = idp.addAccount({ email: uniqueEmail("back"), emailVerified: true });
+    const first = clientApi(env.publishableKey);
+    await webSignIn(first, idp, account.sub);
+    const firstId = (await first.get("/users/me")).body.id;
+    const second = clientApi(env.publishableKey);
+    const res = await webSignIn(second, idp, account.sub);
+    expect(res.status).toBe(303);
+    expect((await second.get("/users/me")).body.id).toBe(firstId);
+    const [identity] = await identitiesOf(account.sub);
+    expect(identity?.lastSignInAt).not.toBeNull();
+    expect(await getDb().select().from(users).where(eq(users.email, account.email ?? ""))).toHaveLength(1);
+  });
+
+  it("without redirect_url it ends on the hosted account page of the flow's host", async () => {
+    const client = clientApi(env.publishableKey);
+    const res = await webSignIn(client, idp, idp.addAccount({ email: uniqueEmail("plain"), emailVerified: true }).sub);
+    expect(location(res)).toBe(`${env.origin}/account`);
+  });
+
+  it("an unverified provider address never reaches the account: the user is created without one", async () => {
+    const account = idp.addAccount({ email: uniqueEmail("unv"), emailVerified: false });
+    const client = clientApi(env.publishableKey);
+    expect((await webSignIn(client, idp, account.sub)).status).toBe(303);
+    const me = await client.get("/users/me");
+    expect(me.body.email).toBeNull();
+    const [identity] = await identitiesOf(account.sub);
+    expect(identity).toMatchObject({ email: account.email, emailVerified: false });
+    const claimed = await getDb().select().from(emailAddresses).where(eq(emailAddresses.email, account.email ?? ""));
+    expect(claimed).toHaveLength(0);
+  });
+
+  it("a callback reached without X-API-Key or a frontend Host (PUBLIC_URL) finds its environment from the flow", async () => {
+    const client = clientApi(env.publishableKey);
+    const providerUrl = await startSignIn(client);
+    const callback = await atProvider(idp, providerUrl, idp.addAccount({ email: uniqueEmail("nokey"), emailVerified: true }).sub);
+    const res = await follow(client, callback, { "x-api-key": "" });
+    expect(location(res)).toBe(`${env.origin}/account`);
+    expect((await client.get("/users/me")).status).toBe(200);
+  });
+});
+
+describe("no takeover: linking to an existing account", () => {
+  it("links automatically when the provider and the account both have the address verified, and tells the owner", async () => {
+    const email = uniqueEmail("owner");
+    const owner = await createUser(env.api, { email, password: STRONG_PASSWORD });
+    const account = idp.addAccount({ email, emailVerified: true });
+    const client = clientApi(env.publishableKey);
+    expect((await webSignIn(client, idp, account.sub)).status).toBe(303);
+    expect((await client.get("/users/me")).body.id).toBe(owner.id);
+    expect((await identitiesOf(account.sub))[0]?.userId).toBe(owner.id);
+    expect((await latestEmail(email, "account_connected")).locale).toBe("en");
+  });
+
+  it("refuses when the provider does not assert the address verified (the takeover attempt): account_exists, no link, no session", async () => {
+    const email = uniqueEmail("victim");
+    const victim = await createUser(env.api, { email, password: STRONG_PASSWORD });
+    const attacker = idp.addAccount({ email, emailVerified: false });
+    const client = clientApi(env.publishableKey);
+    const res = await webSignIn(client, idp, attacker.sub, `?redirect_url=${encodeURIComponent(`${ALLOWED_APP}/in`)}`);
+    const target = location(res);
+    expect(target.startsWith(`${ALLOWED_APP}/in?`)).toBe(true);
+    expect(errorOf(target)).toBe("account_exists");
+    expect(client.jar.get("__gh_session")).toBeUndefined();
+    expect(await identitiesOf(attacker.sub)).toHaveLength(0);
+    expect(await getDb().select().from(sessions).where(eq(sessions.userId, victim.id))).toHaveLength(0);
+  });
+
+  it("refuses when the account's own address is not verified, even if the provider's is", async () => {
+    const email = uniqueEmail("pending");
+    const holder = await createUser(env.api, { email, password: STRONG_PASSWORD });
+    await getDb().update(users).set({ emailVerifiedAt: null }).where(eq(users.id, holder.id));
+    await getDb().update(emailAddresses).set({ verifiedAt: null }).where(eq(emailAddresses.userId, holder.id));
+    const account = idp.addAccount({ email, emailVerified: true });
+    const client = clientApi(env.publishableKey);
+    const target = location(await webSignIn(client, idp, account.sub));
+    expect(target).toBe(`${env.origin}/oauth-error?error=account_exists`);
+    expect(await identitiesOf(account.sub)).toHaveLength(0);
+  });
+
+  it("refuses a banned user, by a known identity and by auto-link alike", async () => {
+    const account = idp.addAccount({ email: uniqueEmail("ban"), emailVerified: true });
+    const first = clientApi(env.publishableKey);
+    await webSignIn(first, idp, account.sub);
+    const userId = (await first.get("/users/me")).body.id;
+    expect((await env.api.post(`/users/${userId}/ban`)).status).toBe(200);
+    const client = clientApi(env.publishableKey);
+    expect(errorOf(location(await webSignIn(client, idp, account.sub)))).toBe("user_banned");
+    expect(client.jar.get("__gh_session")).toBeUndefined();
+
+    const email = uniqueEmail("banlink");
+    const banned = await createUser(env.api, { email, password: STRONG_PASSWORD });
+    await env.api.post(`/users/${banned.id}/ban`);
+    const linker = idp.addAccount({ email, emailVerified: true });
+    expect(errorOf(location(await webSignIn(clientApi(env.publishableKey), idp, linker.sub)))).toBe("user_banned");
+    expect(await identitiesOf(linker.sub)).toHaveLength(0);
+  });
+});
+
+describe("MFA still applies", () => {
+  it("an MFA user's OAuth sign-in opens no session: the hosted second-factor page gets the mfaToken (gh_mfa), and the code finishes it", async () => {
+    const email = uniqueEmail("mfa");
+    const user = await createUser(env.api, { email, password: STRONG_PASSWORD });
+    const { client: enrolled } = await signedInClient(env.publishableKey, email);
+    const { secret } = await enrollTotp(enrolled, user.id);
+    const account = idp.addAccount({ email, emailVerified: true });
+
+    const client = clientApi(env.publishableKey);
+    const target = location(await webSignIn(client, idp, account.sub, `?redirect_url=${encodeURIComponent(`${ALLOWED_APP}/x`)}`));
+    expect(target).toBe(`${env.origin}/second-factor?redirect_url=${encodeURIComponent(`${ALLOWED_APP}/x`)}`);
+    expect(client.jar.get("__gh_session")).toBeUndefined();
+    const flow = JSON.parse(cookieValue(client, "gh_mfa") ?? "{}");
+    expect(flow).toMatchObject({ environmentId: env.environmentId, kind: "second_factor", factors: ["totp", "recovery_code"] });
+    expect((await client.get("/users/me")).status).toBe(401);
+
+    const verified = await client.post("/auth/mfa/verify", { mfaToken: flow.token, code: totpCode(secret) });
+    expect(verified.status, verified.text).toBe(200);
+    expect(verified.body.user.id).toBe(user.id);
+  });
+});
+
+describe("state: single use, bound to the browser and the provider", () => {
+  async function pendingCallback() {
+    const client = clientApi(env.publishableKey);
+    const providerUrl = await startSignIn(client);
+    const account = idp.addAccount({ email: uniqueEmail("state"), emailVerified: true });
+    return { client, callback: await atProvider(idp, providerUrl, account.sub), account };
+  }
+
+  it("the state is stored only as a hash, with a sealed verifier, and lives 10 minutes", async () => {
+    const client = clientApi(env.publishableKey);
+    const state = new URL(await startSignIn(client)).searchParams.get("state") ?? "";
+    const rows = await getDb().select().from(oauthFlows).where(eq(oauthFlows.environmentId, env.environmentId));
+    expect(JSON.stringify(rows)).not.toContain(state);
+    const row = rows.at(-1);
+    expect(row?.codeVerifierSealed).not.toMatch(/^[A-Za-z0-9_-]{43,128}$/);
+    const lifetime = (row?.expiresAt.getTime() ?? 0) - (row?.createdAt.getTime() ?? 0);
+    expect(lifetime).toBeGreaterThan(9.9 * 60_000);
+    expect(lifetime).toBeLessThanOrEqual(10 * 60_000 + 1000);
+    const cookie = (await client.get("/auth/oauth2/idp/authorize")).headers.getSetCookie().find((line) => line.startsWith("gh_oauth="));
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    expect(cookie).toMatch(/Path=\/_svc\/auth\/oauth2/);
+  });
+
+  it("missing → refused on the hosted error page, no session", async () => {
+    const { client, callback } = await pendingCallback();
+    callback.searchParams.delete("state");
+    expect(location(await follow(client, callback))).toBe(`${env.origin}/oauth-error?error=oauth_state_invalid`);
+    expect(client.jar.get("__gh_session")).toBeUndefined();
+  });
+
+  it("mismatched → refused", async () => {
+    const { client, callback } = await pendingCallback();
+    callback.searchParams.set("state", "A".repeat(43));
+    expect(errorOf(location(await follow(client, callback)))).toBe("oauth_state_invalid");
+    expect(client.jar.get("__gh_session")).toBeUndefined();
+  });
+
+  it("replayed → refused the second time", async () => {
+    const { client, callback } = await pendingCallback();
+    expect(location(await follow(client, callback))).toBe(`${env.origin}/account`);
+    const again = clientApi(env.publishableKey);
+    again.jar.set("gh_oauth", client.jar.get("gh_oauth") ?? "");
+    expect(errorOf(location(await follow(again, callback)))).toBe("oauth_state_invalid");
+    expect(again.jar.get("__gh_session")).toBeUndefined();
+  });
+
+  it("delivered to another provider's callback → refused, and the flow still works for its own provider", async () => {
+    const { client, callback } = await pendingCallback();
+    const other = new URL(callback.toString().replace("/oauth2/idp/", "/oauth2/other/"));
+    expect(errorOf(location(await follow(client, other)))).toBe("oauth_state_invalid");
+    expect(client.jar.get("__gh_session")).toBeUndefined();
+    expect(location(await follow(client, callback))).toBe(`${env.origin}/account`);
+  });
+
+  it("carried to another browser (no gh_oauth cookie, or another one) → refused (login CSRF)", async () => {
+    const { client, callback } = await pendingCallback();
+    const victim = clientApi(env.publishableKey);
+    expect(errorOf(location(await follow(victim, callback)))).toBe("oauth_state_invalid");
+    await startSignIn(victim);
+    expect(victim.jar.get("gh_oauth")).not.toBe(client.jar.get("gh_oauth"));
+    expect(errorOf(location(await follow(victim, callback)))).toBe("oauth_state_invalid");
+    expect(victim.jar.get("__gh_session")).toBeUndefined();
+  });
+
+  it("expired → refused", async () => {
+    const { client, callback } = await pendingCallback();
+    await getDb().update(oauthFlows).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(oauthFlows.environmentId, env.environmentId));
+    expect(errorOf(location(await follow(client, callback)))).toBe("oauth_state_invalid");
+  });
+
+  it("two tabs of one browser share the cookie and both complete", async () => {
+    const client = clientApi(env.publishableKey);
+    const firstUrl = await startSignIn(client);
+    const secondUrl = await startSignIn(client);
+    const a = idp.addAccount({ email: uniqueEmail("tab"), emailVerified: true });
+    const firstCallback = await atProvider(idp, firstUrl, a.sub);
+    const secondCallback = await atProvider(idp, secondUrl, a.sub);
+    expect(location(await follow(client, secondCallback))).toBe(`${env.origin}/account`);
+    expect(location(await follow(client, firstCallback))).toBe(`${env.origin}/account`);
+  });
+});
+
+describe("errors from the provider and its id_token", () => {
+  it("a refusal at the provider ends at redirect_url with error=access_denied", async () => {
+    const client = clientApi(env.publishableKey);
+    const providerUrl = await startSignIn(client, `?redirect_url=${encodeURIComponent(`${ALLOWED_APP}/cb`)}`);
+    const callback = await atProvider(idp, providerUrl, idp.accounts.verified.sub, { deny: true });
+    expect(location(await follow(client, callback))).toBe(`${ALLOWED_APP}/cb?error=access_denied`);
+  });
+
+  it("an id_token with a wrong nonce is refused: error=oauth_failed, no user", async () => {
+    const account = idp.addAccount({ email: uniqueEmail("nonce"), emailVerified: true });
+    idp.tamperIdTokens("nonce");
+    try {
+      const target = location(await webSignIn(clientApi(env.publishableKey), idp, account.sub));
+      expect(target).toBe(`${env.origin}/oauth-error?error=oauth_failed`);
+    } finally {
+      idp.tamperIdTokens(null);
+    }
+    expect(await identitiesOf(account.sub)).toHaveLength(0);
+  });
+});
+
+describe("redirect_url outside the allowed origins is never followed", () => {
+  for (const hostile of ["https://evil.example/steal", "//evil.example", "javascript:alert(1)", "https://app.example.com@evil.example/", "myotherapp://cb"]) {
+    it(`authorize refuses ${hostile} with 400 and no redirect, and starts no flow`, async () => {
+      const before = await getDb().select().from(oauthFlows).where(eq(oauthFlows.environmentId, env.environmentId));
+      const res = await clientApi(env.publishableKey).get(`/auth/oauth2/idp/authorize?redirect_url=${encodeURIComponent(hostile)}`);
+      expectProblem(res, 400, "invalid_request");
+      expect(res.headers.get("location")).toBeNull();
+      const after = await getDb().select().from(oauthFlows).where(eq(oauthFlows.environmentId, env.environmentId));
+      expect(after).toHaveLength(before.length);
+    });
+  }
+});
+
+describe("authorize: hostile and wrong input", () => {
+  it("an unknown or disabled provider is 404; a malformed id 400", async () => {
+    const client = clientApi(env.publishableKey);
+    expectProblem(await client.get("/auth/oauth2/nope/authorize"), 404, "resource_not_found");
+    expectProblem(await client.get("/auth/oauth2/NOT_AN_ID/authorize"), 400, "invalid_request");
+    expectProblem(await client.get(`/auth/oauth2/idp/authorize?redirect_url=${"a".repeat(3000)}`), 400, "invalid_request");
+  });
+
+  it("without an environment it is 401 environment_not_found; with ?pk= (a browser on PUBLIC_URL) it works", async () => {
+    const bare = await call("GET", "/_svc/auth/oauth2/idp/authorize");
+    expectProblem(bare, 401, "environment_not_found");
+    const withPk = await call("GET", `/_svc/auth/oauth2/idp/authorize?pk=${env.publishableKey}`);
+    expect(withPk.status).toBe(303);
+    expect(withPk.headers.get("location")?.startsWith(idp.issuer)).toBe(true);
+  });
+
+  it("other methods answer 405", async () => {
+    expectProblem(await clientApi(env.publishableKey).post("/auth/oauth2/idp/authorize", {}), 405, "method_not_allowed");
+    expectProblem(await clientApi(env.publishableKey).post("/auth/oauth2/idp/callback", {}), 405, "method_not_allowed");
+  });
+
+  it("the callback never answers 500 to garbage", async () => {
+    const client = clientApi(env.publishableKey);
+    for (const query of ["?state=%00%01", "?code=x", `?state=${"x".repeat(5000)}`, "?error=server_error&state=abc", "?state=a&state=b"]) {
+      const res = await client.get(`/auth/oauth2/idp/callback${query}`);
+      expect([303, 400]).toContain(res.status);
+    }
+  });
+
+  it("no account-connected email for a brand-new OAuth user (nothing was connected to an existing account)", async () => {
+    const account = idp.addAccount({ email: uniqueEmail("quiet"), emailVerified: true });
+    await webSignIn(clientApi(env.publishableKey), idp, account.sub);
+    expect(await emailCount(account.email ?? "")).toBe(0);
+  });
+});
