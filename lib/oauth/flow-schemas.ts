@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { codeChallengeSchema, codeVerifierSchema } from "../tickets/pkce";
 
 const redirectUrl = z
   .string()
@@ -11,8 +12,7 @@ export const providerParams = z.object({
   provider: z.string().regex(/^[a-z0-9-]{2,32}$/, "is not a provider id").meta({ description: "The provider's id, e.g. `google`." }),
 });
 
-/** A PKCE S256 challenge (RFC 7636 §4.2): BASE64URL of a SHA-256, 43 characters. */
-const codeChallenge = z.string().regex(/^[A-Za-z0-9_-]{43}$/, "must be an S256 challenge: 43 base64url characters");
+const codeChallenge = codeChallengeSchema;
 
 export const authorizeQuery = z
   .object({
@@ -58,9 +58,7 @@ export const continueBody = z
   .strictObject({
     token: z.string().min(1, "must not be empty").max(200, "is too long"),
     legalConsentAccepted: z.boolean(),
-    codeVerifier: z
-      .string()
-      .regex(/^[A-Za-z0-9._~-]{43,128}$/, "must be a PKCE code verifier (RFC 7636 §4.1)")
+    codeVerifier: codeVerifierSchema
       .nullable()
       .optional()
       .meta({ description: "Required when the flow was started by a native app with a code_challenge; omitted on the web." }),

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "@/db/client";
@@ -78,11 +77,6 @@ function browserToken(presented: string | null | undefined): string {
 
 export function browserCookie(token: string): FlowCookie {
   return { name: BROWSER_COOKIE, value: token, path: BROWSER_COOKIE_PATH, maxAgeSeconds: FLOW_LIFETIME_MINUTES * 60 };
-}
-
-/** The RFC 7636 S256 challenge of a verifier: BASE64URL(SHA256(ASCII(verifier))). */
-export function s256(verifier: string): string {
-  return createHash("sha256").update(verifier, "ascii").digest("base64url");
 }
 
 /** Stores a new flow and returns what the authorization request carries, plus the browser cookie to set. */

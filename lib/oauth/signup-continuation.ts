@@ -4,13 +4,12 @@ import type { Database } from "@/db/client";
 import { isUniqueViolation } from "@/db/errors";
 import { oauthProviders } from "@/db/schema";
 import { consumeCode, findLiveCode, invalidCode, issueCode } from "../auth/one-time-codes";
-import { safeEqual } from "../crypto/tokens";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError, invalidField } from "../errors";
 import type { RequestContext } from "../http/request-context";
 import { establishSession, type Establishment } from "../sessions/establish-session";
+import { verifierMatches } from "../tickets/pkce";
 import { emailTaken } from "../users/create-user";
-import { s256 } from "./flows";
 import type { ProviderProfile } from "./profile";
 import { accountExists, createOAuthUser } from "./resolve-sign-in";
 
@@ -124,7 +123,7 @@ export async function finishContinuation(
   if (payload.codeChallenge !== null && !input.codeVerifier) {
     throw invalidField("codeVerifier", "is required: this sign-up was started by a native app with a code_challenge");
   }
-  const verifierOk = payload.codeChallenge === null || safeEqual(s256(input.codeVerifier ?? ""), payload.codeChallenge);
+  const verifierOk = payload.codeChallenge === null || verifierMatches(input.codeVerifier ?? "", payload.codeChallenge);
   try {
     const outcome = await db.transaction(async (tx) => {
       const consumed = await consumeCode(tx, row, null);

@@ -1,0 +1,241 @@
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { legalAcceptances, oneTimeCodes, userIdentities, users } from "@/db/schema";
+import { findEnvironment } from "@/lib/environments/context";
+import { spendSessionTicket } from "@/lib/tickets/session-tickets";
+import { expectProblem } from "../helpers/api";
+import { ageSignIn, clientApi, latestEmail } from "../helpers/client";
+import { createUser, STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
+import { signedInClient } from "../helpers/mfa";
+import { ALLOWED_APP, atProvider, follow, location, NATIVE_APP, oauthEnvironments, startSignIn, type TestEnvironment } from "../helpers/oauth-flow";
+import type { LoopbackOidcProvider } from "../helpers/oidc-provider";
+
+// RFC 7636 Appendix B.
+const VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
+const CHALLENGE = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
+const NATIVE_QUERY = `?_is_native=true&code_challenge=${CHALLENGE}&code_challenge_method=S256&redirect_url=${encodeURIComponent(NATIVE_APP)}`;
+const TERMS = "https://app.example.com/terms";
+
+let idp: LoopbackOidcProvider;
+let open: TestEnvironment;
+let consent: TestEnvironment;
+
+beforeAll(async () => {
+  const setup = await oauthEnvironments(2, [{}, { legal: { requireConsent: true, termsUrl: TERMS } }]);
+  idp = setup.idp;
+  [open, consent] = setup.environments as [TestEnvironment, TestEnvironment];
+});
+
+afterAll(async () => {
+  await idp.close();
+});
+
+async function callbackFor(env: TestEnvironment, login: string, query = "") {
+  const client = clientApi(env.publishableKey);
+  const providerUrl = await startSignIn(client, query);
+  return { client, callback: await atProvider(idp, providerUrl, login) };
+}
+
+describe("native apps: PKCE S256 and a one-time ticket", () => {
+  it("the callback ends at {redirect_url}?ticket=, a 60 s ticket that carries the app's challenge and the oauth method; no cookie", async () => {
+    const account = idp.addAccount({ email: uniqueEmail("native"), emailVerified: true });
+    const { client, callback } = await callbackFor(open, account.sub, NATIVE_QUERY);
+    const target = new URL(location(await follow(client, callback)));
+    expect(`${target.protocol}//${target.host}`).toBe(NATIVE_APP);
+    const ticket = target.searchParams.get("ticket") ?? "";
+    expect(ticket.length).toBeGreaterThan(30);
+    expect(client.jar.get("__gh_session")).toBeUndefined();
+    const environment = await findEnvironment(getDb(), open.environmentId);
+    if (!environment) throw new Error("no environment");
+    const spent = await spendSessionTicket(getDb(), environment, ticket);
+    expect(spent).toMatchObject({ methods: ["oauth"], codeChallenge: CHALLENGE });
+    const [user] = await getDb().select().from(users).where(eq(users.id, spent?.userId ?? ""));
+    expect(user?.email).toBe(account.email);
+  });
+
+  it("refuses plain, a missing challenge, a challenge on the web, and a native flow without an allowed redirect_url", async () => {
+    const client = clientApi(open.publishableKey);
+    const app = encodeURIComponent(NATIVE_APP);
+    expectProblem(await client.get(`/auth/oauth2/idp/authorize?_is_native=true&code_challenge=${CHALLENGE}&code_challenge_method=plain&redirect_url=${app}`), 400, "invalid_request");
+    expectProblem(await client.get(`/auth/oauth2/idp/authorize?_is_native=true&code_challenge=${CHALLENGE}&redirect_url=${app}`), 400, "invalid_request");
+    expectProblem(await client.get(`/auth/oauth2/idp/authorize?_is_native=true&code_challenge_method=S256&redirect_url=${app}`), 400, "invalid_request");
+    expectProblem(await client.get(`/auth/oauth2/idp/authorize?_is_native=true&code_challenge=short&code_challenge_method=S256&redirect_url=${app}`), 400, "invalid_request");
+    expectProblem(await client.get(`/auth/oauth2/idp/authorize?code_challenge=${CHALLENGE}&code_challenge_method=S256`), 400, "invalid_request");
+    expectProblem(await client.get(`/auth/oauth2/idp/authorize?_is_native=true&code_challenge=${CHALLENGE}&code_challenge_method=S256`), 400, "invalid_request");
+    const other = encodeURIComponent("evilapp://callback");
+    const res = await client.get(`/auth/oauth2/idp/authorize?_is_native=true&code_challenge=${CHALLENGE}&code_challenge_method=S256&redirect_url=${other}`);
+    expectProblem(res, 400, "invalid_request");
+    expect(res.headers.get("location")).toBeNull();
+  });
+
+  it("a failed native flow ends at the app with error=", async () => {
+    const { client, callback } = await callbackFor(open, idp.accounts.verified.sub, NATIVE_QUERY);
+    callback.searchParams.set("code", "forged");
+    const target = new URL(location(await follow(client, callback)));
+    expect(target.searchParams.get("error")).toBe("oauth_failed");
+    expect(target.searchParams.get("ticket")).toBeNull();
+  });
+});
+
+describe("sign-up continuation when legal consent is required", () => {
+  it("web: no user yet; the hosted consent page gets the token; GET shows what is pending; POST with consent creates user, identity, acceptance and session", async () => {
+    const account = idp.addAccount({ email: uniqueEmail("consent"), emailVerified: true, givenName: "Cora" });
+    const { client, callback } = await callbackFor(consent, account.sub, `?redirect_url=${encodeURIComponent(`${ALLOWED_APP}/welcome`)}`);
+    const target = new URL(location(await follow(client, callback)));
+    expect(`${target.origin}${target.pathname}`).toBe(`${consent.origin}/sign-up/continue`);
+    expect(target.searchParams.get("redirect_url")).toBe(`${ALLOWED_APP}/welcome`);
+    const token = target.searchParams.get("token") ?? "";
+    expect(client.jar.get("__gh_session")).toBeUndefined();
+    expect(await getDb().select().from(users).where(eq(users.email, account.email ?? ""))).toHaveLength(0);
+
+    const pending = await client.get(`/auth/signup/continue?token=${encodeURIComponent(token)}`);
+    expect(pending.status, pending.text).toBe(200);
+    expect(pending.body).toMatchObject({
+      status: "pending",
+      missingRequirements: ["legal_consent"],
+      provider: { id: "idp", name: "Loopback IdP" },
+      email: account.email,
+      firstName: "Cora",
+      requiresCodeVerifier: false,
+      legal: { termsUrl: TERMS },
+    });
+
+    expectProblem(await client.post("/auth/signup/continue", { token, legalConsentAccepted: false }), 422, "legal_consent_required");
+    const done = await client.post("/auth/signup/continue", { token, legalConsentAccepted: true });
+    expect(done.status, done.text).toBe(200);
+    expect(done.body.session.status).toBe("ACTIVE");
+    expect(done.body.accessToken).toBeTruthy();
+    expect(done.body.sessionToken).toBeUndefined();
+    expect(client.jar.get("__gh_session")).toBeTruthy();
+    const userId = done.body.user.id;
+    expect(done.body.user.email).toBe(account.email);
+    expect(await getDb().select().from(legalAcceptances).where(eq(legalAcceptances.userId, userId))).toHaveLength(1);
+    const [identity] = await getDb().select().from(userIdentities).where(eq(userIdentities.userId, userId));
+    expect(identity).toMatchObject({ providerId: "idp", subject: account.sub });
+
+    expectProblem(await client.post("/auth/signup/continue", { token, legalConsentAccepted: true }), 400, "invalid_code");
+    expectProblem(await client.get(`/auth/signup/continue?token=${encodeURIComponent(token)}`), 400, "invalid_code");
+    // The returning provider account signs in directly now.
+    const again = await callbackFor(consent, account.sub);
+    expect(location(await follow(again.client, again.callback))).toBe(`${consent.origin}/account`);
+  });
+
+  it("the token is stored hashed and is of this environment only", async () => {
+    const account = idp.addAccount({ email: uniqueEmail("hash"), emailVerified: true });
+    const { client, callback } = await callbackFor(consent, account.sub);
+    const token = new URL(location(await follow(client, callback))).searchParams.get("token") ?? "";
+    const rows = await getDb()
+      .select()
+      .from(oneTimeCodes)
+      .where(and(eq(oneTimeCodes.environmentId, consent.environmentId), eq(oneTimeCodes.purpose, "signup_continuation")));
+    expect(JSON.stringify(rows)).not.toContain(token);
+    expectProblem(await clientApi(open.publishableKey).get(`/auth/signup/continue?token=${encodeURIComponent(token)}`), 400, "invalid_code");
+  });
+
+  it("finalises exactly once under concurrency", async () => {
+    const account = idp.addAccount({ email: uniqueEmail("race"), emailVerified: true });
+    const { client, callback } = await callbackFor(consent, account.sub);
+    const token = new URL(location(await follow(client, callback))).searchParams.get("token") ?? "";
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => clientApi(consent.publishableKey).post("/auth/signup/continue", { token, legalConsentAccepted: true })),
+    );
+    expect(results.filter((res) => res.status === 200)).toHaveLength(1);
+    for (const res of results.filter((r) => r.status !== 200)) expectProblem(res, 400, "invalid_code");
+    expect(await getDb().select().from(users).where(eq(users.email, account.email ?? ""))).toHaveLength(1);
+  });
+
+  it("native: the app gets continuation_token; codeVerifier required; a wrong one burns the token; the right one returns sessionToken", async () => {
+    const account = idp.addAccount({ email: uniqueEmail("nc"), emailVerified: true });
+    const first = await callbackFor(consent, account.sub, NATIVE_QUERY);
+    const target = new URL(location(await follow(first.client, first.callback)));
+    expect(`${target.protocol}//${target.host}`).toBe(NATIVE_APP);
+    const token = target.searchParams.get("continuation_token") ?? "";
+    const app = clientApi(consent.publishableKey);
+    expect((await app.get(`/auth/signup/continue?token=${encodeURIComponent(token)}`)).body.requiresCodeVerifier).toBe(true);
+    expectProblem(await app.post("/auth/signup/continue?_is_native=true", { token, legalConsentAccepted: true }), 400, "invalid_request");
+    expectProblem(await app.post("/auth/signup/continue?_is_native=true", { token, legalConsentAccepted: true, codeVerifier: "x".repeat(43) }), 400, "invalid_code");
+    expectProblem(await app.post("/auth/signup/continue?_is_native=true", { token, legalConsentAccepted: true, codeVerifier: VERIFIER }), 400, "invalid_code");
+
+    const second = await callbackFor(consent, account.sub, NATIVE_QUERY);
+    const retry = new URL(location(await follow(second.client, second.callback))).searchParams.get("continuation_token") ?? "";
+    const done = await app.post("/auth/signup/continue?_is_native=true", { token: retry, legalConsentAccepted: true, codeVerifier: VERIFIER });
+    expect(done.status, done.text).toBe(200);
+    expect(done.body.sessionToken).toBeTruthy();
+    expect(done.body.user.email).toBe(account.email);
+  });
+
+  it("hostile input answers 4xx problem+json", async () => {
+    const app = clientApi(consent.publishableKey);
+    expectProblem(await app.get("/auth/signup/continue"), 400, "invalid_request");
+    expectProblem(await app.get(`/auth/signup/continue?token=${"x".repeat(300)}`), 400, "invalid_request");
+    expectProblem(await app.post("/auth/signup/continue", { token: "nope", legalConsentAccepted: true }), 400, "invalid_code");
+    expectProblem(await app.post("/auth/signup/continue", { token: "nope", legalConsentAccepted: "yes" }), 400, "invalid_request");
+    expectProblem(await app.post("/auth/signup/continue", { token: "nope", legalConsentAccepted: true, extra: 1 }), 400, "invalid_request");
+    expectProblem(await app.post("/auth/signup/continue", { token: "nope", legalConsentAccepted: true, codeVerifier: "short" }), 400, "invalid_request");
+    expectProblem(await app.delete("/auth/signup/continue"), 405, "method_not_allowed");
+  });
+});
+
+describe("linking a provider account to the signed-in user", () => {
+  async function linkFlow(client: ReturnType<typeof clientApi>, login: string, query = "?redirect_url=%2Faccount") {
+    const providerUrl = location(await client.get(`/auth/oauth2/idp/link${query}`));
+    const callback = await atProvider(idp, providerUrl, login);
+    const complete = location(await follow(client, callback));
+    expect(new URL(complete).pathname).toBe("/_svc/auth/oauth2/link/complete");
+    return { complete, callback };
+  }
+
+  it("callback → link/complete connects it, tells the owner, ends at redirect_url; the identity then signs in as the user", async () => {
+    const email = uniqueEmail("linker");
+    const user = await createUser(open.api, { email, password: STRONG_PASSWORD });
+    const { client } = await signedInClient(open.publishableKey, email);
+    const account = idp.addAccount({ email: uniqueEmail("elsewhere"), emailVerified: false });
+    const { complete } = await linkFlow(client, account.sub);
+    expect(location(await follow(client, complete))).toBe(`${open.origin}/account`);
+    const [identity] = await getDb().select().from(userIdentities).where(eq(userIdentities.subject, account.sub));
+    expect(identity?.userId).toBe(user.id);
+    expect((await latestEmail(email, "account_connected")).subject).toContain("Loopback IdP");
+    const signIn = await callbackFor(open, account.sub);
+    await follow(signIn.client, signIn.callback);
+    expect((await signIn.client.get("/users/me")).body.id).toBe(user.id);
+  });
+
+  it("an account already connected to another user is refused with error=identity_already_linked", async () => {
+    const taken = idp.addAccount({ email: uniqueEmail("taken"), emailVerified: true });
+    const owner = await callbackFor(open, taken.sub);
+    await follow(owner.client, owner.callback);
+    const email = uniqueEmail("second");
+    await createUser(open.api, { email, password: STRONG_PASSWORD });
+    const { client } = await signedInClient(open.publishableKey, email);
+    const { complete } = await linkFlow(client, taken.sub, `?redirect_url=${encodeURIComponent(`${ALLOWED_APP}/settings`)}`);
+    expect(location(await follow(client, complete))).toBe(`${ALLOWED_APP}/settings?error=identity_already_linked`);
+  });
+
+  it("needs a recent sign-in (403 reverification_required) and a session (401)", async () => {
+    const email = uniqueEmail("stale");
+    await createUser(open.api, { email, password: STRONG_PASSWORD });
+    const { client, session } = await signedInClient(open.publishableKey, email);
+    await ageSignIn(session.session.id);
+    expectProblem(await client.get("/auth/oauth2/idp/link"), 403, "reverification_required");
+    expectProblem(await clientApi(open.publishableKey).get("/auth/oauth2/idp/link"), 401, "unauthorized");
+    expectProblem(await clientApi(open.publishableKey).get("/auth/oauth2/link/complete?state=x"), 401, "unauthorized");
+  });
+
+  it("link/complete refuses a flow started by another session of the same browser cookie, and a flow that is not a link", async () => {
+    const email = uniqueEmail("two");
+    await createUser(open.api, { email, password: STRONG_PASSWORD });
+    const { client } = await signedInClient(open.publishableKey, email);
+    const { client: other } = await signedInClient(open.publishableKey, email);
+    const account = idp.addAccount({ email: null });
+    const { complete } = await linkFlow(client, account.sub);
+    other.jar.set("gh_oauth", client.jar.get("gh_oauth") ?? "");
+    expect(new URL(location(await follow(other, complete))).searchParams.get("error")).toBe("forbidden");
+    expect(await getDb().select().from(userIdentities).where(eq(userIdentities.subject, account.sub))).toHaveLength(0);
+
+    const signIn = await callbackFor(open, account.sub);
+    signIn.client.jar.set("__gh_session", client.jar.get("__gh_session") ?? "");
+    const asLink = new URL(signIn.callback.toString().replace("/oauth2/idp/callback", "/oauth2/link/complete"));
+    expect(new URL(location(await follow(signIn.client, asLink))).searchParams.get("error")).toBe("oauth_state_invalid");
+  });
+});
