@@ -1,6 +1,7 @@
 import * as authOperations from "../auth/operations";
 import * as environmentOperations from "../environments/operations";
 import type { AuthLevel, Operation } from "../http/operation";
+import * as identityOperations from "../identities/operations";
 import * as mfaOperations from "../mfa/operations";
 import * as passkeyOperations from "../passkeys/operations";
 import * as sessionOperations from "../sessions/operations";
@@ -22,4 +23,5 @@ export const ALL_OPERATIONS: AnyOperation[] = [
   ...Object.values(meOperations),
   ...Object.values(mfaOperations),
   ...Object.values(passkeyOperations),
+  ...Object.values(identityOperations),
 ] as unknown as AnyOperation[];
