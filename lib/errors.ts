@@ -21,6 +21,7 @@ export const ERRORS = {
   resource_not_found: { status: 404, title: "Resource not found" },
   method_not_allowed: { status: 405, title: "Method not allowed" },
   identifier_exists: { status: 409, title: "Identifier already exists" },
+  oauth_provider_exists: { status: 409, title: "OAuth provider already exists" },
   mfa_already_enabled: { status: 409, title: "Two-step verification already on" },
   mfa_not_enabled: { status: 409, title: "Two-step verification not on" },
   payload_too_large: { status: 413, title: "Payload too large" },

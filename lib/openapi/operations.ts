@@ -2,6 +2,7 @@ import * as authOperations from "../auth/operations";
 import * as environmentOperations from "../environments/operations";
 import type { AuthLevel, Operation } from "../http/operation";
 import * as mfaOperations from "../mfa/operations";
+import * as oauthProviderOperations from "../oauth/provider-operations";
 import * as passkeyOperations from "../passkeys/operations";
 import * as sessionOperations from "../sessions/operations";
 import * as jwtTemplateOperations from "../tokens/jwt-template-operations";
@@ -22,4 +23,5 @@ export const ALL_OPERATIONS: AnyOperation[] = [
   ...Object.values(meOperations),
   ...Object.values(mfaOperations),
   ...Object.values(passkeyOperations),
+  ...Object.values(oauthProviderOperations),
 ] as unknown as AnyOperation[];
