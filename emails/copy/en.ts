@@ -145,7 +145,7 @@ export const en: EmailCopy = {
     preview: (appName, providerName) => `Your ${providerName} account can now sign in to your ${appName} account.`,
     heading: (providerName) => `${providerName} was connected`,
     intro: (appName, providerName, when) =>
-      `A ${providerName} account was connected to your ${appName} account on ${when}. It can now sign in to your account without your password.`,
+      `An account at ${providerName} was connected to your ${appName} account on ${when}. It can now sign in to your account without your password.`,
     ifYou: "If you connected it, there is nothing more to do.",
     notYou:
       "If this was not you, someone may be signed in to your account: disconnect it now, change your password and sign out of the sessions you do not recognize:",
@@ -156,7 +156,7 @@ export const en: EmailCopy = {
     preview: (appName, providerName) => `Your ${providerName} account can no longer sign in to your ${appName} account.`,
     heading: (providerName) => `${providerName} was disconnected`,
     intro: (appName, providerName, when) =>
-      `A ${providerName} account was disconnected from your ${appName} account on ${when}. It can no longer be used to sign in.`,
+      `An account at ${providerName} was disconnected from your ${appName} account on ${when}. It can no longer be used to sign in.`,
     ifYou: "If you disconnected it, there is nothing more to do.",
     notYou:
       "If this was not you, someone may be signed in to your account: change your password and sign out of the sessions you do not recognize:",

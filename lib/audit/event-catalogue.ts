@@ -29,6 +29,7 @@ const emailAddress = z.strictObject({ emailAddressId: z.uuid() });
 const templateName = z.strictObject({ name: z.string() });
 const passkey = z.strictObject({ passkeyId: z.uuid() });
 const identity = z.strictObject({ identityId: z.uuid(), providerId: z.string() });
+const oauthProvider = z.strictObject({ providerId: z.string() });
 
 /**
  * What an event's `subject_id` names: a user (also for session and email events, so
@@ -95,6 +96,10 @@ export const eventCatalogue = {
   "jwt_template.created": { subject: "jwt_template", data: templateName },
   "jwt_template.updated": { subject: "jwt_template", data: fieldNames },
   "jwt_template.deleted": { subject: "jwt_template", data: templateName },
+  /** OAuth providers are named by their slug (not a uuid), so it is in the payload, not the subject. */
+  "oauth_provider.created": { subject: null, data: oauthProvider.extend({ type: z.string() }) },
+  "oauth_provider.updated": { subject: null, data: oauthProvider.extend({ fields: z.array(z.string()) }) },
+  "oauth_provider.deleted": { subject: null, data: oauthProvider },
 } as const satisfies Record<string, EventSpec>;
 
 export type EventType = keyof typeof eventCatalogue;

@@ -1,8 +1,10 @@
 import * as authOperations from "../auth/operations";
 import * as environmentOperations from "../environments/operations";
 import type { AuthLevel, Operation } from "../http/operation";
+import * as identityOperations from "../identities/operations";
 import * as mfaOperations from "../mfa/operations";
 import * as oauthFlowOperations from "../oauth/flow-operations";
+import * as oauthProviderOperations from "../oauth/provider-operations";
 import * as passkeyOperations from "../passkeys/operations";
 import * as sessionOperations from "../sessions/operations";
 import * as jwtTemplateOperations from "../tokens/jwt-template-operations";
@@ -24,4 +26,6 @@ export const ALL_OPERATIONS: AnyOperation[] = [
   ...Object.values(mfaOperations),
   ...Object.values(passkeyOperations),
   ...Object.values(oauthFlowOperations),
+  ...Object.values(identityOperations),
+  ...Object.values(oauthProviderOperations),
 ] as unknown as AnyOperation[];
