@@ -18,6 +18,8 @@ export const sessionRevocationReason = z.enum([
   "user_deleted",
   /** An operator reset the user's second factors through the Server API. */
   "mfa_reset",
+  /** A satellite session (GET /_svc/auth/sync) whose primary session ended. */
+  "primary_session_ended",
 ]);
 export type SessionRevocationReason = z.output<typeof sessionRevocationReason>;
 

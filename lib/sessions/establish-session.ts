@@ -58,8 +58,13 @@ export interface Proof {
   methods: AuthMethod[];
   /** The user's factors when the caller's lookup already read them (password sign-in); else read here. */
   factors?: UserFactors;
-  /** For a satellite session (GET /auth/sync): the primary session it is handed from, which ends it when it ends. */
-  parentSessionId?: string;
+  /**
+   * For a satellite session (GET /auth/sync): the live primary session it is handed
+   * from, which ends it when it ends. The satellite never outlives it and is no more
+   * recently verified than it: a handover is not a fresh proof of identity, so it
+   * cannot open the sensitive-operation window that the primary's age has closed.
+   */
+  parentSession?: Pick<SessionRow, "id" | "expiresAt" | "lastVerifiedAt">;
 }
 
 /**
@@ -112,6 +117,8 @@ export async function establishSession(
   if (owed) return owed;
   const token = randomToken(32);
   const now = new Date();
+  const parent = proof.parentSession;
+  const lifetimeEnd = new Date(now.getTime() + environment.settings.sessions.lifetimeSeconds * 1000);
   const session: SessionRow = {
     id: randomUUID(),
     environmentId: environment.id,
@@ -120,8 +127,8 @@ export async function establishSession(
     status: "active",
     createdAt: now,
     lastActiveAt: now,
-    lastVerifiedAt: now,
-    expiresAt: new Date(now.getTime() + environment.settings.sessions.lifetimeSeconds * 1000),
+    lastVerifiedAt: parent?.lastVerifiedAt ?? now,
+    expiresAt: parent && parent.expiresAt < lifetimeEnd ? parent.expiresAt : lifetimeEnd,
     revokedAt: null,
     userAgent: context.userAgent,
     ipAddress: context.ip,
@@ -129,7 +136,7 @@ export async function establishSession(
     aal: assuranceLevel(proof.methods),
     authenticatedAt: now,
     reverifiedAt: null,
-    parentSessionId: proof.parentSessionId ?? null,
+    parentSessionId: parent?.id ?? null,
   };
   const at = now.toISOString();
   const actor = { type: "user", id: user.id, requestId: context.requestId } as const;
@@ -139,7 +146,7 @@ export async function establishSession(
       insert into sessions (id, environment_id, user_id, token_hash, status, created_at, last_active_at, last_verified_at,
                             expires_at, user_agent, ip_address, amr, aal, authenticated_at, parent_session_id)
       values (${session.id}, ${session.environmentId}, ${session.userId}, ${session.tokenHash}, 'active',
-              ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz, ${session.expiresAt.toISOString()}::timestamptz,
+              ${at}::timestamptz, ${at}::timestamptz, ${session.lastVerifiedAt.toISOString()}::timestamptz, ${session.expiresAt.toISOString()}::timestamptz,
               ${session.userAgent}, ${session.ipAddress}, ${`{${proof.methods.join(",")}}`}::text[], ${session.aal}, ${at}::timestamptz,
               ${session.parentSessionId}::uuid)
       returning id
