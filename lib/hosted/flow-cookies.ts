@@ -1,3 +1,4 @@
+import { serialize } from "cookie";
 import { cookies } from "next/headers";
 import { z } from "zod";
 import { CODE_LIFETIME_MINUTES } from "../auth/one-time-codes";
@@ -90,6 +91,15 @@ export async function forgetResetEmail(): Promise<void> {
 
 export async function rememberMfaFlow(request: Request, flow: MfaFlow): Promise<void> {
   (await cookies()).set(MFA_COOKIE, JSON.stringify(flow), options(request, MFA_TOKEN_LIFETIME_MINUTES));
+}
+
+/**
+ * The same cookie as a Set-Cookie value, for a sign-in that ends in a route
+ * handler's redirect rather than a server action (GET /_svc/auth/session/establish):
+ * the route kit writes it (ResponseEffects), with the attributes decided here.
+ */
+export function mfaFlowSetCookie(request: Request, flow: MfaFlow): string {
+  return serialize(MFA_COOKIE, JSON.stringify(flow), options(request, MFA_TOKEN_LIFETIME_MINUTES));
 }
 
 /** The MFA step this browser is in the middle of, in whichever environment (check `environmentId` before use). */

@@ -67,7 +67,8 @@ export interface Operation<
    * work without JavaScript and cannot use a server action (a file download).
    */
   formBody?: true;
-  response: { status: 200 | 201 | 204; description: string; schema?: R };
+  /** 303: the operation always answers a browser navigating with a redirect (Location), never a body. */
+  response: { status: 200 | 201 | 204 | 303; description: string; schema?: R };
   /**
    * Cache-Control of a successful response; `no-store` when omitted, since most
    * answers are per-user. Public documents (JWKS, discovery) set a max-age so

@@ -1,3 +1,4 @@
+import { mfaFlowSetCookie, type MfaFlow } from "../hosted/flow-cookies";
 import { clearedSessionCookies, sessionCookies } from "../sessions/cookies";
 import type { Establishment, SessionGrant } from "../sessions/establish-session";
 import { toClientUser } from "../users/serialize";
@@ -10,6 +11,8 @@ import { toClientUser } from "../users/serialize";
  */
 export class ResponseEffects {
   session: { kind: "open"; grant: SessionGrant } | { kind: "clear" } | null = null;
+  /** A browser sign-in sent on to the hosted second-factor or enrollment page: its mfaToken travels in the gh_mfa cookie. */
+  mfaFlow: MfaFlow | null = null;
   readonly headers = new Headers();
 
   openSession(grant: SessionGrant): void {
@@ -19,15 +22,23 @@ export class ResponseEffects {
   clearSession(): void {
     this.session = { kind: "clear" };
   }
+
+  rememberMfaFlow(flow: MfaFlow): void {
+    this.mfaFlow = flow;
+  }
 }
 
-/** The Set-Cookie values that carry out a session effect, with the attributes lib/sessions/cookies.ts decides. */
+/**
+ * The Set-Cookie values that carry out the session effects, with the attributes
+ * lib/sessions/cookies.ts (and lib/hosted/flow-cookies.ts for gh_mfa) decides.
+ */
 export function sessionSetCookies(effects: ResponseEffects, request: Request): string[] {
+  const flow = effects.mfaFlow ? [mfaFlowSetCookie(request, effects.mfaFlow)] : [];
   const change = effects.session;
-  if (!change) return [];
-  if (change.kind === "clear") return clearedSessionCookies(request);
+  if (!change) return flow;
+  if (change.kind === "clear") return [...flow, ...clearedSessionCookies(request)];
   const { session, token } = change.grant;
-  return sessionCookies(request, token, session.expiresAt, session.lastActiveAt);
+  return [...flow, ...sessionCookies(request, token, session.expiresAt, session.lastActiveAt)];
 }
 
 /**

@@ -4,6 +4,7 @@ import type { AuthLevel, Operation } from "../http/operation";
 import * as mfaOperations from "../mfa/operations";
 import * as passkeyOperations from "../passkeys/operations";
 import * as sessionOperations from "../sessions/operations";
+import * as ticketOperations from "../tickets/operations";
 import * as jwtTemplateOperations from "../tokens/jwt-template-operations";
 import * as tokenOperations from "../tokens/operations";
 import * as meOperations from "../users/me-operations";
@@ -22,4 +23,5 @@ export const ALL_OPERATIONS: AnyOperation[] = [
   ...Object.values(meOperations),
   ...Object.values(mfaOperations),
   ...Object.values(passkeyOperations),
+  ...Object.values(ticketOperations),
 ] as unknown as AnyOperation[];
