@@ -1,7 +1,7 @@
+import { serialize } from "cookie";
 import { cookies } from "next/headers";
 import { z } from "zod";
 import { CODE_LIFETIME_MINUTES } from "../auth/one-time-codes";
-import type { FlowCookie } from "../http/response-effects";
 import { MFA_TOKEN_LIFETIME_MINUTES } from "../mfa/mfa-tokens";
 import { secureCookies } from "../sessions/cookies";
 
@@ -13,7 +13,7 @@ import { secureCookies } from "../sessions/cookies";
  */
 const SIGN_UP_COOKIE = "gh_sign_up";
 const RESET_COOKIE = "gh_reset";
-export const MFA_COOKIE = "gh_mfa";
+const MFA_COOKIE = "gh_mfa";
 
 /** Seconds between two "send a new code" requests; the lib's rate limits still apply on top. */
 export const RESEND_COOLDOWN_SECONDS = 30;
@@ -94,11 +94,12 @@ export async function rememberMfaFlow(request: Request, flow: MfaFlow): Promise<
 }
 
 /**
- * The same gh_mfa cookie as a response effect, for a sign-in that reaches the
- * second factor outside a server action (the OAuth callback, a route handler).
+ * The same cookie as a Set-Cookie value, for a sign-in that ends in a route
+ * handler's redirect rather than a server action (GET /_svc/auth/session/establish):
+ * the route kit writes it (ResponseEffects), with the attributes decided here.
  */
-export function mfaFlowCookie(flow: MfaFlow): FlowCookie {
-  return { name: MFA_COOKIE, value: JSON.stringify(flow), path: "/", maxAgeSeconds: MFA_TOKEN_LIFETIME_MINUTES * 60 };
+export function mfaFlowSetCookie(request: Request, flow: MfaFlow): string {
+  return serialize(MFA_COOKIE, JSON.stringify(flow), options(request, MFA_TOKEN_LIFETIME_MINUTES));
 }
 
 /** The MFA step this browser is in the middle of, in whichever environment (check `environmentId` before use). */

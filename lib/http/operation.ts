@@ -67,7 +67,7 @@ export interface Operation<
    * work without JavaScript and cannot use a server action (a file download).
    */
   formBody?: true;
-  /** 303: a browser navigation that always ends in a redirect (the OAuth endpoints); the handler answers a SeeOther. */
+  /** 303: the operation always answers a browser navigating with a redirect (Location), never a body. */
   response: { status: 200 | 201 | 204 | 303; description: string; schema?: R };
   /**
    * Cache-Control of a successful response; `no-store` when omitted, since most

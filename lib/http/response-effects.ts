@@ -1,17 +1,12 @@
 import { serialize } from "cookie";
+import { mfaFlowSetCookie, type MfaFlow } from "../hosted/flow-cookies";
 import { clearedSessionCookies, secureCookies, sessionCookies } from "../sessions/cookies";
 import type { Establishment, SessionGrant } from "../sessions/establish-session";
 import { toClientUser } from "../users/serialize";
 
 /**
- * What an operation asks of the response besides its body: open or end the
- * session cookie, extra headers. The handler only states the intent; the route kit
- * (Set-Cookie on the Response) and the hosted action runner (Next's cookie jar)
- * carry it out with the same cookie attributes, so no rule writes a cookie itself.
- */
-/**
- * A short-lived HttpOnly cookie that carries one step of a browser flow to the next
- * (the OAuth browser binding, the pending second factor); `maxAgeSeconds: 0` clears it.
+ * A short-lived HttpOnly cookie that binds one step of a browser flow to the next
+ * (the OAuth `gh_oauth` browser binding).
  */
 export interface FlowCookie {
   name: string;
@@ -20,8 +15,16 @@ export interface FlowCookie {
   maxAgeSeconds: number;
 }
 
+/**
+ * What an operation asks of the response besides its body: open or end the
+ * session cookie, extra headers. The handler only states the intent; the route kit
+ * (Set-Cookie on the Response) and the hosted action runner (Next's cookie jar)
+ * carry it out with the same cookie attributes, so no rule writes a cookie itself.
+ */
 export class ResponseEffects {
   session: { kind: "open"; grant: SessionGrant } | { kind: "clear" } | null = null;
+  /** A browser sign-in sent on to the hosted second-factor or enrollment page: its mfaToken travels in the gh_mfa cookie. */
+  mfaFlow: MfaFlow | null = null;
   readonly headers = new Headers();
   readonly flowCookies: FlowCookie[] = [];
 
@@ -31,6 +34,10 @@ export class ResponseEffects {
 
   clearSession(): void {
     this.session = { kind: "clear" };
+  }
+
+  rememberMfaFlow(flow: MfaFlow): void {
+    this.mfaFlow = flow;
   }
 
   setFlowCookie(cookie: FlowCookie): void {
@@ -47,18 +54,21 @@ export function flowSetCookies(effects: ResponseEffects, request: Request): stri
       secure: secureCookies(request),
       path: cookie.path,
       maxAge: cookie.maxAgeSeconds,
-      ...(cookie.maxAgeSeconds === 0 ? { expires: new Date(0) } : {}),
     }),
   );
 }
 
-/** The Set-Cookie values that carry out a session effect, with the attributes lib/sessions/cookies.ts decides. */
+/**
+ * The Set-Cookie values that carry out the session effects, with the attributes
+ * lib/sessions/cookies.ts (and lib/hosted/flow-cookies.ts for gh_mfa) decides.
+ */
 export function sessionSetCookies(effects: ResponseEffects, request: Request): string[] {
+  const flow = effects.mfaFlow ? [mfaFlowSetCookie(request, effects.mfaFlow)] : [];
   const change = effects.session;
-  if (!change) return [];
-  if (change.kind === "clear") return clearedSessionCookies(request);
+  if (!change) return flow;
+  if (change.kind === "clear") return [...flow, ...clearedSessionCookies(request)];
   const { session, token } = change.grant;
-  return sessionCookies(request, token, session.expiresAt, session.lastActiveAt);
+  return [...flow, ...sessionCookies(request, token, session.expiresAt, session.lastActiveAt)];
 }
 
 /**

@@ -1,5 +1,4 @@
 import { getDb } from "@/db/client";
-import { mfaFlowCookie } from "../hosted/flow-cookies";
 import { endpoint } from "../http/pipeline";
 import { respondWithEstablishment } from "../http/response-effects";
 import { SeeOther } from "../http/see-other";
@@ -42,7 +41,7 @@ export const authorizeEndpoint = endpoint(authorizeOperation, async ({ environme
 export const callbackEndpoint = endpoint(callbackOperation, async ({ environment, params, query, context, effects }) => {
   const outcome = await completeCallback(getDb(), environment, params.provider, query, context);
   if (outcome.grant) effects.openSession(outcome.grant);
-  if (outcome.mfaFlow) effects.setFlowCookie(mfaFlowCookie(outcome.mfaFlow));
+  if (outcome.mfaFlow) effects.rememberMfaFlow(outcome.mfaFlow);
   return new SeeOther(outcome.location);
 });
 

@@ -101,6 +101,7 @@ function toOpenApi(operation: AnyOperation): ZodOpenApiOperationObject {
         ...(operation.cacheControl
           ? { headers: z.object({ "Cache-Control": z.string().meta({ description: "Caching policy.", example: operation.cacheControl }) }) }
           : {}),
+        ...(response.status === 303 ? { headers: z.object({ Location: z.string().meta({ description: "Where the browser goes next." }) }) } : {}),
         ...(response.schema ? { content: { "application/json": { schema: response.schema as z.ZodType } } } : {}),
       },
       ...errorResponses(operation.errors),

@@ -7,6 +7,7 @@ import * as oauthFlowOperations from "../oauth/flow-operations";
 import * as oauthProviderOperations from "../oauth/provider-operations";
 import * as passkeyOperations from "../passkeys/operations";
 import * as sessionOperations from "../sessions/operations";
+import * as ticketOperations from "../tickets/operations";
 import * as jwtTemplateOperations from "../tokens/jwt-template-operations";
 import * as tokenOperations from "../tokens/operations";
 import * as meOperations from "../users/me-operations";
@@ -28,4 +29,5 @@ export const ALL_OPERATIONS: AnyOperation[] = [
   ...Object.values(oauthFlowOperations),
   ...Object.values(identityOperations),
   ...Object.values(oauthProviderOperations),
+  ...Object.values(ticketOperations),
 ] as unknown as AnyOperation[];
