@@ -1,13 +1,11 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { legalAcceptances, oneTimeCodes, userIdentities, users } from "@/db/schema";
-import { findEnvironment } from "@/lib/environments/context";
-import { spendSessionTicket } from "@/lib/tickets/session-tickets";
+import { legalAcceptances, oneTimeCodes, sessions, userIdentities, users } from "@/db/schema";
 import { expectProblem } from "../helpers/api";
 import { ageSignIn, clientApi, latestEmail } from "../helpers/client";
 import { createUser, STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
-import { signedInClient } from "../helpers/mfa";
+import { enrollTotp, signedInClient } from "../helpers/mfa";
 import { ALLOWED_APP, atProvider, follow, location, NATIVE_APP, oauthEnvironments, startSignIn, type TestEnvironment } from "../helpers/oauth-flow";
 import type { LoopbackOidcProvider } from "../helpers/oidc-provider";
 
@@ -38,7 +36,7 @@ async function callbackFor(env: TestEnvironment, login: string, query = "") {
 }
 
 describe("native apps: PKCE S256 and a one-time ticket", () => {
-  it("the callback ends at {redirect_url}?ticket=, a 60 s ticket that carries the app's challenge and the oauth method; no cookie", async () => {
+  it("the callback ends at {redirect_url}?ticket=; the app redeems it once with its verifier (RFC 7636 Appendix B) for sessionToken and accessToken; no cookie", async () => {
     const account = idp.addAccount({ email: uniqueEmail("native"), emailVerified: true });
     const { client, callback } = await callbackFor(open, account.sub, NATIVE_QUERY);
     const target = new URL(location(await follow(client, callback)));
@@ -46,12 +44,39 @@ describe("native apps: PKCE S256 and a one-time ticket", () => {
     const ticket = target.searchParams.get("ticket") ?? "";
     expect(ticket.length).toBeGreaterThan(30);
     expect(client.jar.get("__gh_session")).toBeUndefined();
-    const environment = await findEnvironment(getDb(), open.environmentId);
-    if (!environment) throw new Error("no environment");
-    const spent = await spendSessionTicket(getDb(), environment, ticket);
-    expect(spent).toMatchObject({ methods: ["oauth"], codeChallenge: CHALLENGE });
-    const [user] = await getDb().select().from(users).where(eq(users.id, spent?.userId ?? ""));
-    expect(user?.email).toBe(account.email);
+
+    const app = clientApi(open.publishableKey);
+    const redeemed = await app.post("/auth/session/establish", { ticket, codeVerifier: VERIFIER });
+    expect(redeemed.status, redeemed.text).toBe(200);
+    expect(redeemed.body.sessionToken).toBeTruthy();
+    expect(redeemed.body.accessToken).toBeTruthy();
+    expect(redeemed.body.user.email).toBe(account.email);
+    const [session] = await getDb().select().from(sessions).where(eq(sessions.userId, redeemed.body.user.id));
+    expect(session?.amr).toEqual(["oauth"]);
+    expectProblem(await app.post("/auth/session/establish", { ticket, codeVerifier: VERIFIER }), 400, "invalid_code");
+  });
+
+  it("a ticket redeemed with a wrong verifier fails and is burned", async () => {
+    const account = idp.addAccount({ email: uniqueEmail("wrongv"), emailVerified: true });
+    const { client, callback } = await callbackFor(open, account.sub, NATIVE_QUERY);
+    const ticket = new URL(location(await follow(client, callback))).searchParams.get("ticket") ?? "";
+    const app = clientApi(open.publishableKey);
+    expect((await app.post("/auth/session/establish", { ticket, codeVerifier: "x".repeat(43) })).status).toBe(400);
+    expectProblem(await app.post("/auth/session/establish", { ticket, codeVerifier: VERIFIER }), 400, "invalid_code");
+  });
+
+  it("a native sign-in of an MFA user still owes the second factor when the ticket is redeemed", async () => {
+    const email = uniqueEmail("nmfa");
+    const user = await createUser(open.api, { email, password: STRONG_PASSWORD });
+    const { client: enrolled } = await signedInClient(open.publishableKey, email);
+    await enrollTotp(enrolled, user.id);
+    const account = idp.addAccount({ email, emailVerified: true });
+    const { client, callback } = await callbackFor(open, account.sub, NATIVE_QUERY);
+    const ticket = new URL(location(await follow(client, callback))).searchParams.get("ticket") ?? "";
+    const redeemed = await clientApi(open.publishableKey).post("/auth/session/establish", { ticket, codeVerifier: VERIFIER });
+    expect(redeemed.status, redeemed.text).toBe(200);
+    expect(redeemed.body).toMatchObject({ status: "needs_second_factor" });
+    expect(redeemed.body.sessionToken).toBeUndefined();
   });
 
   it("refuses plain, a missing challenge, a challenge on the web, and a native flow without an allowed redirect_url", async () => {
