@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNotNull, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Database } from "@/db/client";
-import { dataRequests, emailAddresses, jobs, oneTimeCodes, outboxEmails, rateLimitBuckets, sessions, webauthnChallenges } from "@/db/schema";
+import { dataRequests, emailAddresses, jobs, oauthFlows, oneTimeCodes, outboxEmails, rateLimitBuckets, sessions, webauthnChallenges } from "@/db/schema";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -24,6 +24,8 @@ export const RETENTION_DAYS = {
   lapsedEmailAddresses: 0,
   /** Passkey challenges: spent or not, one past its expiry can no longer finish a ceremony. */
   webauthnChallenges: 0,
+  /** OAuth flows: used or not, one past its 10 minutes can no longer complete. */
+  oauthFlows: 0,
 } as const;
 
 export type CleanUpCounts = Record<keyof typeof RETENTION_DAYS | "exportsWiped", number>;
@@ -69,6 +71,7 @@ export async function cleanUp(db: Database, now: Date = new Date()): Promise<Cle
       webauthnChallenges.id,
       lte(webauthnChallenges.expiresAt, cutoff("webauthnChallenges")),
     ),
+    oauthFlows: await deleteInBatches(db, oauthFlows, oauthFlows.id, lte(oauthFlows.expiresAt, cutoff("oauthFlows"))),
     exportsWiped: await wipeDeadExports(db, now),
   };
 }

@@ -3,10 +3,10 @@ import { publicUrl } from "../config/runtime";
 import { findEnvironment, type EnvironmentContext } from "../environments/context";
 import { environmentUrl, linkBase, type LinkBase } from "../environments/environment-links";
 import { AppError } from "../errors";
+import { nextStepUrl } from "../hosted/continue-url";
 import type { MfaFlow } from "../hosted/flow-cookies";
 import type { RequestContext } from "../http/request-context";
 import { logUnexpectedError } from "../http/log";
-import { safeRedirect } from "../http/safe-redirect";
 import { establishSession, type SessionGrant } from "../sessions/establish-session";
 import { issueSessionTicket } from "../tickets/session-tickets";
 import { loadProviderOrThrow } from "./begin-authorization";
@@ -157,13 +157,15 @@ async function signInWithProfile(
       const ticket = await issueSessionTicket(tx, environment, { userId: user.id, email: user.email, methods: ["oauth"], codeChallenge: flow.codeChallenge });
       return { location: withParams(flow.redirectUrl, { ticket }) };
     }
-    const destination = safeRedirect(flow.redirectUrl, environment, flow.base).url;
     const hostedFlow: Record<string, string> = flow.redirectUrl ? { redirect_url: flow.redirectUrl } : {};
     const established = await establishSession(tx, environment, user, { methods: ["oauth"] }, context);
     switch (established.kind) {
       case "session":
-      case "pending_gates":
-        return { location: destination, grant: established.grant };
+      case "pending_gates": {
+        // Like a hosted sign-in: the next open gate's page (consent, email verification), else the redirect.
+        const target = { environment, flow: { publishableKey: flow.base.publishableKey, redirectUrl: flow.redirectUrl }, links: flow.base };
+        return { location: new URL(nextStepUrl(target, established.grant.state), flow.base.origin).toString(), grant: established.grant };
+      }
       case "second_factor_required":
         return {
           location: environmentUrl(flow.base, "/second-factor", hostedFlow),

@@ -146,6 +146,17 @@ describe("sign-up continuation when legal consent is required", () => {
     expect(location(await follow(again.client, again.callback))).toBe(`${consent.origin}/account`);
   });
 
+  it("an existing user who has not accepted the terms signs in to a PENDING session and is sent to the hosted consent gate", async () => {
+    const email = uniqueEmail("gate");
+    await createUser(consent.api, { email, password: STRONG_PASSWORD });
+    const account = idp.addAccount({ email, emailVerified: true });
+    const { client, callback } = await callbackFor(consent, account.sub);
+    expect(location(await follow(client, callback))).toBe(`${consent.origin}/consent`);
+    const probe = await client.get("/client");
+    expect(probe.body.authenticated).toBe(true);
+    expect(JSON.stringify(probe.body)).toContain("LEGAL_ACCEPTANCE");
+  });
+
   it("the token is stored hashed and is of this environment only", async () => {
     const account = idp.addAccount({ email: uniqueEmail("hash"), emailVerified: true });
     const { client, callback } = await callbackFor(consent, account.sub);

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { dataRequests, emailAddresses, jobs, oneTimeCodes, outboxEmails, rateLimitBuckets, sessions, webauthnChallenges } from "@/db/schema";
+import { dataRequests, emailAddresses, jobs, oauthFlows, oneTimeCodes, outboxEmails, rateLimitBuckets, sessions, webauthnChallenges } from "@/db/schema";
 import { cleanUp, RETENTION_DAYS } from "@/lib/jobs/clean-up";
 import { createUser, newEnvironment, openSession } from "../../helpers/fixtures";
 
@@ -163,6 +163,28 @@ describe("the periodic clean-up", () => {
     expect(await remaining(getDb().select().from(webauthnChallenges).where(inArray(webauthnChallenges.id, ids)))).toEqual([live.id]);
   });
 
+  it("deletes OAuth flows past their expiry, used or not; live ones stay", async () => {
+    const flow = (fields: { expiresAt: Date; consumedAt?: Date }) => ({
+      id: randomUUID(),
+      environmentId,
+      providerId: "idp",
+      stateHash: randomUUID(),
+      browserHash: randomUUID(),
+      nonce: "n",
+      codeVerifierSealed: "sealed",
+      intent: "sign_in" as const,
+      linkBase: "{}",
+      ...fields,
+    });
+    const expired = flow({ expiresAt: new Date(NOW.getTime() - 60_000) });
+    const usedAndExpired = flow({ expiresAt: new Date(NOW.getTime() - 60_000), consumedAt: new Date(NOW.getTime() - 120_000) });
+    const live = flow({ expiresAt: new Date(NOW.getTime() + 60_000) });
+    await getDb().insert(oauthFlows).values([expired, usedAndExpired, live]);
+    expect((await cleanUp(getDb(), NOW)).oauthFlows).toBe(2);
+    const ids = [expired.id, usedAndExpired.id, live.id];
+    expect(await remaining(getDb().select().from(oauthFlows).where(inArray(oauthFlows.id, ids)))).toEqual([live.id]);
+  });
+
   it("a second run finds nothing left to do", async () => {
     expect(await cleanUp(getDb(), NOW)).toEqual({
       oneTimeCodes: 0,
@@ -172,6 +194,7 @@ describe("the periodic clean-up", () => {
       finishedJobs: 0,
       lapsedEmailAddresses: 0,
       webauthnChallenges: 0,
+      oauthFlows: 0,
       exportsWiped: 0,
     });
   });
