@@ -6,6 +6,7 @@ import { AppError } from "../errors";
 import { nextStepUrl } from "../hosted/continue-url";
 import type { MfaFlow } from "../hosted/flow-cookies";
 import type { RequestContext } from "../http/request-context";
+import { safeRedirect } from "../http/safe-redirect";
 import { logUnexpectedError } from "../http/log";
 import { establishSession, type SessionGrant } from "../sessions/establish-session";
 import { issueSessionTicket } from "../tickets/session-tickets";
@@ -45,12 +46,21 @@ export function errorPage(base: LinkBase, code: FlowErrorCode): string {
 }
 
 /**
- * Where a failed flow ends: the app's redirect_url (checked when the flow started)
- * with `error=`, else the hosted error page. A flow that cannot be identified never
+ * Where a failed flow ends: the app's redirect_url with `error=`, when the flow
+ * has one and the environment still allows it (checked when the flow started and
+ * again now), else the hosted error page. A flow that cannot be identified never
  * follows a URL: only the hosted error page of the host it arrived on.
  */
-export function failureLocation(flow: Pick<ConsumedFlow, "redirectUrl" | "base"> | null, fallbackBase: LinkBase, code: FlowErrorCode): string {
-  if (flow?.redirectUrl) return withParams(new URL(flow.redirectUrl, flow.base.origin).toString(), { error: code });
+export function failureLocation(
+  environment: EnvironmentContext | null,
+  flow: Pick<ConsumedFlow, "redirectUrl" | "base"> | null,
+  fallbackBase: LinkBase,
+  code: FlowErrorCode,
+): string {
+  if (environment && flow?.redirectUrl) {
+    const decision = safeRedirect(flow.redirectUrl, environment, flow.base);
+    if (decision.accepted) return withParams(decision.url, { error: code });
+  }
   return errorPage(flow?.base ?? fallbackBase, code);
 }
 
@@ -112,15 +122,15 @@ export async function completeCallback(
   if (!flow) {
     const linkFlowBase = await peekFlowBase(db, callerEnvironment?.id ?? null, { ...match, intent: "link" });
     if (linkFlowBase) return { location: linkCompleteUrl(linkFlowBase, query) };
-    return { location: failureLocation(null, hereBase, "oauth_state_invalid") };
+    return { location: failureLocation(null, null, hereBase, "oauth_state_invalid") };
   }
   const environment = callerEnvironment ?? (await findEnvironment(db, flow.environmentId));
-  if (!environment) return { location: failureLocation(flow, hereBase, "oauth_state_invalid") };
+  if (!environment) return { location: failureLocation(null, flow, hereBase, "oauth_state_invalid") };
   try {
     const profile = await profileForFlow(db, environment, flow, query);
     return await signInWithProfile(db, environment, flow, profile, context);
   } catch (error) {
-    return { location: failureLocation(flow, flow.base, failureCode(error, context.requestId)) };
+    return { location: failureLocation(environment, flow, flow.base, failureCode(error, context.requestId)) };
   }
 }
 

@@ -51,7 +51,7 @@ export async function completeLink(
 ): Promise<string> {
   const here = linkBase(environment, context.host);
   const flow = await consumeFlow(db, environment.id, { state: query.state, browserToken: context.cookies?.[BROWSER_COOKIE], intent: "link" });
-  if (!flow) return failureLocation(null, here, "oauth_state_invalid");
+  if (!flow) return failureLocation(null, null, here, "oauth_state_invalid");
   try {
     if (flow.sessionId !== current.session.id || flow.userId !== current.user.id) {
       throw new AppError("forbidden", "This connection was started by another session.");
@@ -60,7 +60,7 @@ export async function completeLink(
     const actor: RequestActor = { type: "user", id: current.user.id, requestId: context.requestId };
     await db.transaction((tx) => linkIdentity(tx, environment, current.user, { providerId: flow.providerId, profile }, actor));
   } catch (error) {
-    return failureLocation(flow, flow.base, failureCode(error, context.requestId));
+    return failureLocation(environment, flow, flow.base, failureCode(error, context.requestId));
   }
   return safeRedirect(flow.redirectUrl ?? "/account", environment, flow.base).url;
 }

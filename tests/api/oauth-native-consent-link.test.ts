@@ -94,6 +94,15 @@ describe("native apps: PKCE S256 and a one-time ticket", () => {
     expect(res.headers.get("location")).toBeNull();
   });
 
+  it("a flow of one environment cannot be completed through another (tenant isolation)", async () => {
+    const account = idp.addAccount({ email: uniqueEmail("tenant"), emailVerified: true });
+    const { client, callback } = await callbackFor(open, account.sub);
+    const res = await follow(client, callback, { "x-api-key": consent.publishableKey });
+    expect(location(res)).toBe(`${consent.origin}/oauth-error?error=oauth_state_invalid`);
+    expect(client.jar.get("__gh_session")).toBeUndefined();
+    expect(location(await follow(client, callback))).toBe(`${open.origin}/account`);
+  });
+
   it("a failed native flow ends at the app with error=", async () => {
     const { client, callback } = await callbackFor(open, idp.accounts.verified.sub, NATIVE_QUERY);
     callback.searchParams.set("code", "forged");

@@ -4,7 +4,7 @@ import { getDb } from "@/db/client";
 import { emailAddresses, oauthFlows, sessions, userIdentities, users } from "@/db/schema";
 import { call, expectProblem } from "../helpers/api";
 import { clientApi, emailCount, latestEmail } from "../helpers/client";
-import { createUser, STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
+import { createUser, newEnvironment, STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
 import { enrollTotp, signedInClient, totpCode } from "../helpers/mfa";
 import {
   ALLOWED_APP,
@@ -331,5 +331,37 @@ describe("authorize: hostile and wrong input", () => {
     const account = idp.addAccount({ email: uniqueEmail("quiet"), emailVerified: true });
     await webSignIn(clientApi(env.publishableKey), idp, account.sub);
     expect(await emailCount(account.email ?? "")).toBe(0);
+  });
+
+  it("authorize is rate-limited per IP (rateLimits.signIn): 429 with Retry-After", async () => {
+    const fresh = await newEnvironment();
+    const client = clientApi(fresh.publishableKey, { headers: { "x-forwarded-for": "203.0.113.9" } });
+    const statuses = [];
+    for (let i = 0; i < 5; i++) statuses.push((await client.get("/auth/oauth2/idp/authorize")).status);
+    expect(statuses).toEqual([404, 404, 404, 404, 404]);
+    const limited = await client.get("/auth/oauth2/idp/authorize");
+    expectProblem(limited, 429, "rate_limited");
+    expect(limited.headers.get("retry-after")).toBeTruthy();
+  });
+
+  it("a redirect_url the environment stopped allowing after the flow began is not followed on failure either", async () => {
+    const client = clientApi(env.publishableKey);
+    const providerUrl = await startSignIn(client, `?redirect_url=${encodeURIComponent(`${ALLOWED_APP}/cb`)}`);
+    const callback = await atProvider(idp, providerUrl, idp.accounts.verified.sub, { deny: true });
+    expect((await env.api.put("/allowed-origins", { origins: [] })).status).toBe(200);
+    try {
+      expect(location(await follow(client, callback))).toBe(`${env.origin}/oauth-error?error=access_denied`);
+    } finally {
+      await env.api.put("/allowed-origins", { origins: [ALLOWED_APP, "myapp://callback"] });
+    }
+  });
+
+  it("the OpenAPI document has the OAuth flow's paths", async () => {
+    const doc = await call("GET", "/api/openapi.json");
+    for (const path of ["/_svc/auth/oauth2/{provider}/authorize", "/_svc/auth/oauth2/{provider}/callback", "/_svc/auth/oauth2/{provider}/link", "/_svc/auth/oauth2/link/complete", "/_svc/auth/signup/continue"]) {
+      expect(Object.keys(doc.body.paths)).toContain(path);
+    }
+    expect(doc.body.paths["/_svc/auth/oauth2/{provider}/authorize"].get.responses["303"]).toBeTruthy();
+    expect(Object.keys(doc.body.paths["/_svc/auth/signup/continue"])).toEqual(expect.arrayContaining(["get", "post"]));
   });
 });
