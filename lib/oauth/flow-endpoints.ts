@@ -7,6 +7,7 @@ import { completeCallback } from "./complete-callback";
 import {
   authorizeOperation,
   callbackOperation,
+  callbackPostOperation,
   continueSignUpOperation,
   getContinuationOperation,
   linkCompleteOperation,
@@ -43,6 +44,18 @@ export const callbackEndpoint = endpoint(callbackOperation, async ({ environment
   if (outcome.grant) effects.openSession(outcome.grant);
   if (outcome.mfaFlow) effects.rememberMfaFlow(outcome.mfaFlow);
   return new SeeOther(outcome.location);
+});
+
+/** The parameters a form_post callback carries on to the GET callback: the provider's answer, nothing else. */
+const FORWARDED = ["state", "code", "iss", "error", "error_description"] as const;
+
+export const callbackPostEndpoint = endpoint(callbackPostOperation, async ({ params, body }) => {
+  const query = new URLSearchParams();
+  for (const name of FORWARDED) {
+    const value = body[name];
+    if (value !== undefined) query.set(name, value);
+  }
+  return new SeeOther(`/_svc/auth/oauth2/${encodeURIComponent(params.provider)}/callback?${query.toString()}`);
 });
 
 export const linkEndpoint = endpoint(linkOperation, async ({ environment, session, params, query, context, effects }) => {

@@ -1,6 +1,6 @@
 import { nativeQuery, sessionEstablishedSchema } from "../auth/schemas";
 import { defineOperation } from "../http/operation";
-import { authorizeQuery, callbackQuery, continuationQuery, continuationView, continueBody, linkQuery, providerParams } from "./flow-schemas";
+import { authorizeQuery, callbackForm, callbackQuery, continuationQuery, continuationView, continueBody, linkQuery, providerParams } from "./flow-schemas";
 
 const tags = ["Client: OAuth sign-in"];
 const CLIENT = ["environment_not_found", "origin_not_allowed"] as const;
@@ -36,6 +36,22 @@ export const callbackOperation = defineOperation({
   query: callbackQuery,
   response: REDIRECT,
   errors: ["invalid_request", "rate_limited"],
+});
+
+export const callbackPostOperation = defineOperation({
+  operationId: "oauthCallbackFormPost",
+  method: "post",
+  path: "/_svc/auth/oauth2/{provider}/callback",
+  summary: "OAuth callback posted as a form (response_mode=form_post)",
+  description:
+    "Providers that post their answer (Apple) land here, cross-site, where the browser sends no SameSite=Lax cookie: the answer is a 303 to the GET callback on the same host with `state`, `code`, `iss`, `error` and `error_description` in the query, a top-level navigation that carries the `gh_oauth` cookie, so the browser binding is checked there like for every provider. Changes nothing itself.",
+  tags,
+  auth: "none",
+  params: providerParams,
+  body: callbackForm,
+  formBody: true,
+  response: REDIRECT,
+  errors: ["invalid_request", "payload_too_large", "unsupported_media_type"],
 });
 
 export const linkOperation = defineOperation({

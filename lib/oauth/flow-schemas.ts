@@ -38,6 +38,21 @@ export const callbackQuery = z.looseObject({
   error_description: callbackParam,
 });
 
+/**
+ * A `response_mode=form_post` callback (Apple): the same parameters, posted as a
+ * form. Only these are carried on; the posted id_token is not (the exchange gets
+ * its own) and never lands in a URL.
+ */
+export const callbackForm = z
+  .looseObject({
+    state: callbackParam,
+    code: callbackParam,
+    iss: callbackParam,
+    error: callbackParam,
+    error_description: callbackParam,
+  })
+  .meta({ id: "OAuthCallbackForm" });
+
 export const continuationQuery = z.object({ token: z.string().min(1, "must not be empty").max(200, "is too long") });
 
 export const continuationView = z

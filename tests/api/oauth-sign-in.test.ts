@@ -264,6 +264,27 @@ describe("state: single use, bound to the browser and the provider", () => {
   });
 });
 
+describe("response_mode=form_post (Apple posts its answer)", () => {
+  it("the posted answer is turned into a GET of the callback (where the SameSite=Lax browser cookie is sent) and signs in", async () => {
+    const client = clientApi(env.publishableKey);
+    const providerUrl = await startSignIn(client);
+    const callback = await atProvider(idp, providerUrl, idp.addAccount({ email: uniqueEmail("post"), emailVerified: true }).sub);
+    const form = new URLSearchParams(callback.searchParams);
+    form.set("id_token", "never.in.a.url");
+    // Cross-site: the provider's Origin, and no cookies (SameSite=Lax keeps gh_oauth off a cross-site POST).
+    const posted = await call("POST", callback.pathname, {
+      rawBody: form.toString(),
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: idp.issuer, "x-api-key": env.publishableKey },
+    });
+    const next = location(posted);
+    expect(next.startsWith("/_svc/auth/oauth2/idp/callback?")).toBe(true);
+    expect(next).not.toContain("never.in.a.url");
+    expect(posted.headers.getSetCookie()).toHaveLength(0);
+    expect(location(await follow(client, new URL(next, env.origin)))).toBe(`${env.origin}/account`);
+    expect((await client.get("/users/me")).status).toBe(200);
+  });
+});
+
 describe("errors from the provider and its id_token", () => {
   it("a refusal at the provider ends at redirect_url with error=access_denied", async () => {
     const client = clientApi(env.publishableKey);
@@ -316,7 +337,7 @@ describe("authorize: hostile and wrong input", () => {
 
   it("other methods answer 405", async () => {
     expectProblem(await clientApi(env.publishableKey).post("/auth/oauth2/idp/authorize", {}), 405, "method_not_allowed");
-    expectProblem(await clientApi(env.publishableKey).post("/auth/oauth2/idp/callback", {}), 405, "method_not_allowed");
+    expectProblem(await clientApi(env.publishableKey).patch("/auth/oauth2/idp/callback", {}), 405, "method_not_allowed");
   });
 
   it("the callback never answers 500 to garbage", async () => {
