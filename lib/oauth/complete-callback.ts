@@ -1,4 +1,5 @@
 import type { Database } from "@/db/client";
+import { isUniqueViolation } from "@/db/errors";
 import { publicUrl } from "../config/runtime";
 import { findEnvironment, type EnvironmentContext } from "../environments/context";
 import { environmentUrl, linkBase, type LinkBase } from "../environments/environment-links";
@@ -128,7 +129,11 @@ export async function completeCallback(
   if (!environment) return { location: failureLocation(null, flow, hereBase, "oauth_state_invalid") };
   try {
     const profile = await profileForFlow(db, environment, flow, query);
-    return await signInWithProfile(db, environment, flow, profile, context);
+    return await signInWithProfile(db, environment, flow, profile, context).catch((error: unknown) => {
+      // Two first sign-ins of one provider account (or address) at once: the loser's transaction is undone.
+      if (isUniqueViolation(error)) throw new AppError("identifier_exists", "This account was just created by another sign-in; try again.");
+      throw error;
+    });
   } catch (error) {
     return { location: failureLocation(environment, flow, flow.base, failureCode(error, context.requestId)) };
   }

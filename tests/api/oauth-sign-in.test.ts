@@ -74,6 +74,21 @@ describe("web sign-in against a real OpenID provider", () => {
     expect(await getDb().select().from(users).where(eq(users.email, account.email ?? ""))).toHaveLength(1);
   });
 
+  it("two first sign-ins of one provider account at once make one user; the other answers identifier_exists, never a 500", async () => {
+    const account = idp.addAccount({ email: uniqueEmail("twice"), emailVerified: true });
+    const pending = await Promise.all(
+      [0, 1, 2].map(async () => {
+        const client = clientApi(env.publishableKey);
+        return { client, callback: await atProvider(idp, await startSignIn(client), account.sub) };
+      }),
+    );
+    const targets = (await Promise.all(pending.map(({ client, callback }) => follow(client, callback)))).map(location);
+    expect(targets).toContain(`${env.origin}/account`);
+    for (const target of targets) expect([`${env.origin}/account`, `${env.origin}/oauth-error?error=identifier_exists`]).toContain(target);
+    expect(await getDb().select().from(users).where(eq(users.email, account.email ?? ""))).toHaveLength(1);
+    expect(await identitiesOf(account.sub)).toHaveLength(1);
+  });
+
   it("without redirect_url it ends on the hosted account page of the flow's host", async () => {
     const client = clientApi(env.publishableKey);
     const res = await webSignIn(client, idp, idp.addAccount({ email: uniqueEmail("plain"), emailVerified: true }).sub);

@@ -351,6 +351,7 @@ export const da: Messages = {
       oauth_failed: "Udbyderens svar kunne ikke bekræftes. Prøv igen, eller log ind på en anden måde.",
       account_exists: "Der findes allerede en konto med denne e-mailadresse. Log ind på den med din adgangskode, og forbind derefter udbyderen fra din kontoside.",
       user_banned: "Denne konto er blevet spærret.",
+      identifier_exists: "Din konto blev oprettet af et andet login i samme øjeblik. Prøv igen.",
       identity_already_linked: "Denne udbyderkonto er allerede forbundet til en anden bruger.",
       forbidden: "Det er ikke muligt her: oprettelse kan være lukket, eller forbindelsen blev startet i en anden session.",
       generic: "Noget gik galt. Prøv igen, eller log ind på en anden måde.",

@@ -353,6 +353,7 @@ export const en = {
       oauth_failed: "The provider's answer could not be verified. Try again, or sign in another way.",
       account_exists: "An account with this email address already exists. Sign in to it with your password, then connect this provider from your account page.",
       user_banned: "This account has been banned.",
+      identifier_exists: "Your account was being created by another sign-in at the same moment. Try again.",
       identity_already_linked: "This provider account is already connected to another user.",
       forbidden: "This is not possible here: sign-up may be closed, or the connection was started in another session.",
       generic: "Something went wrong. Try again, or sign in another way.",
