@@ -128,7 +128,7 @@ export async function exchangeCallback(
       // Providers differ in what the id_token carries (oidc-provider and Okta: only `sub`
       // by default); UserInfo, bound to the same `sub`, fills in the rest.
       const userInfo = config.serverMetadata().userinfo_endpoint ? await oidc.fetchUserInfo(config, tokens.access_token, claims.sub) : {};
-      profile = profileFromClaims({ ...userInfo, ...claims });
+      profile = profileFromClaims({ ...userInfo, ...claims }, { stringBooleans: provider.preset.stringBooleans });
     }
   } catch (error) {
     throw providerFailure(provider, "callback", error);

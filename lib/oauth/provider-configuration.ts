@@ -44,7 +44,8 @@ async function buildConfiguration(provider: ResolvedProvider): Promise<oidc.Conf
  * edited provider gets a fresh one. A failed discovery is not kept.
  */
 export function discoveredConfiguration(provider: ResolvedProvider): Promise<oidc.Configuration> {
-  const key = `${provider.preset.protocol}\n${provider.issuer}\n${provider.clientId}\n${provider.clientSecretSealed}`;
+  // Whether plain http is allowed is part of the key: it depends on the mode, not only on the row.
+  const key = [provider.preset.protocol, provider.issuer, provider.clientId, provider.clientSecretSealed, allowsInsecureRequests(provider.issuer)].join("\n");
   const now = Date.now();
   const cached = cache.get(key);
   if (cached && cached.expiresAt > now) return cached.configuration;
