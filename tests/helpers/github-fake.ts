@@ -10,6 +10,8 @@ export interface FakeGitHubUser {
   /** The public profile email of `/user`: any address the user typed, never trusted. */
   publicEmail: string | null;
   emails: Array<{ email: string; primary: boolean; verified: boolean }>;
+  /** False: the app was not granted the email scope, and `/user/emails` answers 403. */
+  emailScope: boolean;
 }
 
 export interface GitHubFake {
@@ -65,7 +67,7 @@ export async function startGitHubFake(): Promise<GitHubFake> {
   const addUser = (user: Partial<FakeGitHubUser>): FakeGitHubUser => {
     nextId += 1;
     const login = user.login ?? `octo-${nextId}`;
-    const full: FakeGitHubUser = { id: nextId, login, name: null, publicEmail: null, emails: [], ...user };
+    const full: FakeGitHubUser = { id: nextId, login, name: null, publicEmail: null, emails: [], emailScope: true, ...user };
     users.set(login, full);
     return full;
   };
@@ -128,6 +130,7 @@ export async function startGitHubFake(): Promise<GitHubFake> {
         const token = /^(?:Bearer|token) (.+)$/i.exec(req.headers.authorization ?? "")?.[1] ?? "";
         const user = users.get(tokens.get(token) ?? "");
         if (!user) return json(res, 401, { message: "Bad credentials" });
+        if (url.pathname === "/api/v3/user/emails" && !user.emailScope) return json(res, 403, { message: "Resource not accessible by integration" });
         if (url.pathname === "/api/v3/user/emails") return json(res, 200, user.emails.map((e) => ({ ...e, visibility: e.primary ? "private" : null })));
         return json(res, 200, { id: user.id, login: user.login, name: user.name, email: user.publicEmail, avatar_url: `https://avatars.example/u/${user.id}` });
       }

@@ -87,6 +87,13 @@ describe("the GitHub preset (OAuth2 + REST API)", () => {
     expect(await exchangeCallback(provider, { ...flow, currentUrl })).toMatchObject({ subject: String(user.id), email: null, emailVerified: false });
   });
 
+  it("without the email scope (/user/emails answers 403) the account still signs in, without an address", async () => {
+    const user = github.addUser({ emails: [{ email: "hidden@github.example", primary: true, verified: true }], emailScope: false, publicEmail: "shown@elsewhere.example" });
+    const flow = flowSecrets();
+    const currentUrl = await github.signIn(await authorizationUrl(provider, flow), user.login);
+    expect(await exchangeCallback(provider, { ...flow, currentUrl })).toMatchObject({ subject: String(user.id), email: null, emailVerified: false });
+  });
+
   it("refuses a wrong state, a wrong PKCE verifier, a replayed code (GitHub's 200-with-error answers), and passes on access_denied", async () => {
     const a = flowSecrets();
     const first = await github.signIn(await authorizationUrl(provider, a), github.users.verified.login);
