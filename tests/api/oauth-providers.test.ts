@@ -1,11 +1,14 @@
 import { and, eq } from "drizzle-orm";
+import { randomNonce, randomPKCECodeVerifier, randomState } from "openid-client";
 import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { events, oauthProviders } from "@/db/schema";
 import { unseal } from "@/lib/crypto/secret-box";
 import { frontendHostOrigin } from "@/lib/environments/environment-links";
+import { authorizationUrl, exchangeCallback, loadEnabledProvider } from "@/lib/oauth/provider-client";
 import { call, expectProblem, problemFields } from "../helpers/api";
 import { newEnvironment } from "../helpers/fixtures";
+import { connectOidcProvider } from "../helpers/oidc-provider";
 
 type Environment = Awaited<ReturnType<typeof newEnvironment>>;
 
@@ -242,5 +245,26 @@ describe("GET /_svc/auth/oauth2/providers (Client API)", () => {
     expect(byHost.body.data.map((p: { id: string }) => p.id)).toEqual(["google"]);
     expectProblem(await call("GET", "/_svc/auth/oauth2/providers", { headers: { "x-api-key": "pk_test_unknownunknownunknown" } }), 401, "environment_not_found");
     expectProblem(await call("POST", "/_svc/auth/oauth2/providers", { headers: { "x-api-key": env.publishableKey }, body: {} }), 405, "method_not_allowed");
+  });
+});
+
+describe("a provider added through the Server API works against a real OpenID provider", () => {
+  it("connectOidcProvider: the stored provider authorizes and exchanges with the loopback provider", async () => {
+    const env = await newEnvironment();
+    const idp = await connectOidcProvider(env);
+    try {
+      const provider = await loadEnabledProvider(getDb(), { id: env.environmentId }, idp.providerId);
+      if (!provider) throw new Error("not loaded");
+      const stored = (await env.api.get(`/oauth-providers/${idp.providerId}`)).body;
+      const flow = { redirectUri: stored.callbackUrl, state: randomState(), nonce: randomNonce(), codeVerifier: randomPKCECodeVerifier() };
+      const currentUrl = await idp.signIn(await authorizationUrl(provider, flow), idp.accounts.verified.sub);
+      expect(`${currentUrl.origin}${currentUrl.pathname}`).toBe(stored.callbackUrl);
+      expect(await exchangeCallback(provider, { ...flow, currentUrl })).toMatchObject({ subject: idp.accounts.verified.sub, emailVerified: true });
+
+      expect((await env.api.patch(`/oauth-providers/${idp.providerId}`, { enabled: false })).status).toBe(200);
+      expect(await loadEnabledProvider(getDb(), { id: env.environmentId }, idp.providerId)).toBeNull();
+    } finally {
+      await idp.close();
+    }
   });
 });
