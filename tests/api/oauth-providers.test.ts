@@ -121,6 +121,26 @@ describe("OAuth providers CRUD (Server API)", () => {
     await createProvider(await newEnvironment(), { id: "google", type: "google" });
   });
 
+  it("concurrent creates of one id: exactly one wins, the others get 409", async () => {
+    const env = await newEnvironment();
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => env.api.post("/oauth-providers", { id: "race", type: "google", clientId: "c", clientSecret: "s" })),
+    );
+    expect(answers.map((res) => res.status).sort()).toEqual([201, 409, 409, 409, 409]);
+    for (const res of answers.filter((r) => r.status === 409)) expectProblem(res, 409, "oauth_provider_exists");
+  });
+
+  it("OpenID providers must ask for the openid scope (else no id_token, and every sign-in fails); duplicates are dropped", async () => {
+    const env = await newEnvironment();
+    const refused = await env.api.post("/oauth-providers", { id: "no-openid", type: "oidc", issuer: "https://idp.example", clientId: "c", clientSecret: "s", scopes: ["email"] });
+    expectProblem(refused, 400, "invalid_request");
+    expect(problemFields(refused)).toEqual(["scopes"]);
+    await createProvider(env, { id: "gl", type: "gitlab", scopes: ["openid", "email", "openid"] });
+    expect((await env.api.get("/oauth-providers/gl")).body.scopes).toEqual(["openid", "email"]);
+    expectProblem(await env.api.patch("/oauth-providers/gl", { scopes: ["read_user"] }), 400, "invalid_request");
+    expect((await createProvider(env, { id: "gh", type: "github", scopes: ["read:user"] })).scopes).toEqual(["read:user"]);
+  });
+
   it("another environment's provider is not found, and cannot be changed or removed", async () => {
     const owner = await newEnvironment();
     const other = await newEnvironment();
