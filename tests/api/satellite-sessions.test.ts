@@ -240,6 +240,17 @@ describe("GET /_svc/auth/sync and the satellite's GET /_svc/auth/session/establi
     expectProblem(res, 403, "reverification_required");
   });
 
+  it("a satellite continues its primary's sign-in: a second factor enabled since is not asked again, and the cascade still holds", async () => {
+    const t = await setup();
+    const onPrimary = { post: (path: string, body?: unknown) => t.primary.post(`/_svc${path}`, body) } as unknown as ClientApi;
+    await enrollTotp(onPrimary, t.user.id);
+    const satelliteSessionId = await sync(t);
+    expect(await sessionRow(satelliteSessionId)).toMatchObject({ parentSessionId: t.primarySessionId, amr: ["pwd"] });
+    expect(t.satellite.jar.has("gh_mfa")).toBe(false);
+    await t.primary.post("/_svc/auth/logout");
+    expect(await alive(t.satellite)).toBe(false);
+  });
+
   it("a primary signed in with two factors gives the satellite a session straight away (amr carried, AAL2)", async () => {
     const t = await setup();
     // enrollTotp needs only `post`, on the Client API's paths; the primary host's browser serves.
