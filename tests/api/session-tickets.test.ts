@@ -306,7 +306,7 @@ describe("GET /_svc/auth/session/establish (browser ticket)", () => {
     expect(verified.status, verified.text).toBe(200);
   });
 
-  it("a missing ticket is 400 invalid_request problem+json; an unknown one goes back with error=invalid_code", async () => {
+  it("a missing or oversized ticket is 400 invalid_request problem+json; an unknown one goes back with error=invalid_code", async () => {
     const env = await hostedEnvironment();
     const missing = await hostBrowser(env.host).get("/_svc/auth/session/establish");
     expectProblem(missing, 400, "invalid_request");
@@ -314,6 +314,9 @@ describe("GET /_svc/auth/session/establish (browser ticket)", () => {
     const unknown = await hostBrowser(env.host).get(`/_svc/auth/session/establish?ticket=nope&redirect_url=${encodeURIComponent(`${env.origin}/x`)}`);
     expect(unknown.status).toBe(303);
     expect(unknown.headers.get("location")).toBe(`${env.origin}/x?error=invalid_code`);
+    for (const query of [`ticket=${"a".repeat(300)}`, `ticket=x&redirect_url=${"a".repeat(3000)}`]) {
+      expectProblem(await hostBrowser(env.host).get(`/_svc/auth/session/establish?${query}`), 400, "invalid_request");
+    }
     const unknownHost = await call("GET", "/_svc/auth/session/establish?ticket=x", { headers: { host: "nobody.example.test" } });
     expectProblem(unknownHost, 401, "environment_not_found");
   });
