@@ -45,17 +45,18 @@ export function normalizeProviderEmail(value: unknown): string | null {
 
 /**
  * The profile of OpenID Connect claims (id_token merged with UserInfo). `sub` is
- * required; `email_verified` counts only as the boolean true (some providers send
- * the string "true": not an assertion we accept).
+ * required; `email_verified` counts only as the boolean true, or the string "true"
+ * from a provider documented to send booleans as strings (`stringBooleans`: Apple).
  */
-export function profileFromClaims(claims: Record<string, unknown>): ProviderProfile | null {
+export function profileFromClaims(claims: Record<string, unknown>, options: { stringBooleans?: boolean } = {}): ProviderProfile | null {
   const subject = text(claims.sub, 255);
   if (!subject) return null;
   const email = normalizeProviderEmail(claims.email);
+  const asserted = claims.email_verified === true || (options.stringBooleans === true && claims.email_verified === "true");
   return {
     subject,
     email,
-    emailVerified: email !== null && claims.email_verified === true,
+    emailVerified: email !== null && asserted,
     name: text(claims.name),
     firstName: text(claims.given_name),
     lastName: text(claims.family_name),

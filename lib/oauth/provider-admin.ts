@@ -50,6 +50,14 @@ function checkedIssuer(type: ProviderType, issuer: string | null | undefined): s
   return issuer;
 }
 
+/** An OpenID Connect provider answers with an id_token only when `openid` is asked for; without it every sign-in would fail. */
+function checkedScopes(type: ProviderType, scopes: string[] | null | undefined): string[] | undefined {
+  if (scopes === undefined) return undefined;
+  if (!scopes?.length) return [];
+  if (PROVIDER_PRESETS[type].protocol === "oidc" && !scopes.includes("openid")) throw invalidField("scopes", `must include "openid" for ${type} providers`);
+  return [...new Set(scopes)];
+}
+
 const idTaken = (id: string) =>
   new AppError("oauth_provider_exists", `This environment already has an OAuth provider with the id "${id}".`, {
     fieldErrors: [{ field: "id", code: "oauth_provider_exists", message: "is already used by another provider" }],
@@ -83,6 +91,7 @@ export async function getOAuthProvider(db: Database, environment: EnvironmentCon
 
 export async function createOAuthProvider(db: Database, environment: EnvironmentContext, input: CreateOAuthProviderInput, actor: Actor): Promise<OAuthProvider> {
   const issuer = checkedIssuer(input.type, input.issuer);
+  const scopes = checkedScopes(input.type, input.scopes) ?? [];
   const clientSecretSealed = await seal(input.clientSecret);
   try {
     return await db.transaction(async (tx) => {
@@ -96,7 +105,7 @@ export async function createOAuthProvider(db: Database, environment: Environment
           clientId: input.clientId,
           clientSecretSealed,
           issuer,
-          scopes: input.scopes ?? [],
+          scopes,
           enabled: input.enabled ?? true,
           position: input.position ?? 0,
         })
@@ -130,7 +139,7 @@ export async function updateOAuthProvider(
         clientId: patch.clientId,
         clientSecretSealed,
         issuer,
-        scopes: patch.scopes === null ? [] : patch.scopes,
+        scopes: checkedScopes(current.type, patch.scopes),
         enabled: patch.enabled,
         position: patch.position,
         updatedAt: new Date(),

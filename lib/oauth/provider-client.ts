@@ -72,7 +72,7 @@ export function callbackUrl(base: LinkBase, providerId: string): string {
  */
 export async function authorizationUrl(
   provider: ResolvedProvider,
-  p: { redirectUri: string; state: string; nonce: string; codeVerifier: string },
+  p: { redirectUri: string; state: string; nonce: string; codeVerifier: string; requestId?: string },
 ): Promise<URL> {
   try {
     const config = await discoveredConfiguration(provider);
@@ -88,7 +88,7 @@ export async function authorizationUrl(
     if (provider.preset.responseMode === "form_post") parameters.response_mode = "form_post";
     return oidc.buildAuthorizationUrl(config, parameters);
   } catch (error) {
-    throw providerFailure(provider, "authorize", error);
+    throw providerFailure(provider, "authorize", error, p.requestId);
   }
 }
 
@@ -102,11 +102,11 @@ export async function authorizationUrl(
  *
  * `currentUrl` is the callback URL as received (for `form_post`, with the posted
  * fields added to its query); only its query is read: the token request repeats
- * `redirectUri` exactly.
+ * `redirectUri` exactly. `requestId` goes into the log line of a failure.
  */
 export async function exchangeCallback(
   provider: ResolvedProvider,
-  p: { redirectUri: string; currentUrl: URL; state: string; nonce: string; codeVerifier: string },
+  p: { redirectUri: string; currentUrl: URL; state: string; nonce: string; codeVerifier: string; requestId?: string },
 ): Promise<ProviderProfile> {
   let profile: ProviderProfile | null;
   try {
@@ -128,10 +128,10 @@ export async function exchangeCallback(
       // Providers differ in what the id_token carries (oidc-provider and Okta: only `sub`
       // by default); UserInfo, bound to the same `sub`, fills in the rest.
       const userInfo = config.serverMetadata().userinfo_endpoint ? await oidc.fetchUserInfo(config, tokens.access_token, claims.sub) : {};
-      profile = profileFromClaims({ ...userInfo, ...claims });
+      profile = profileFromClaims({ ...userInfo, ...claims }, { stringBooleans: provider.preset.stringBooleans });
     }
   } catch (error) {
-    throw providerFailure(provider, "callback", error);
+    throw providerFailure(provider, "callback", error, p.requestId);
   }
   if (!profile) throw new AppError("oauth_failed", `${provider.name} sent no usable account id.`);
   return profile;

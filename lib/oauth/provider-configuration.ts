@@ -44,7 +44,8 @@ async function buildConfiguration(provider: ResolvedProvider): Promise<oidc.Conf
  * edited provider gets a fresh one. A failed discovery is not kept.
  */
 export function discoveredConfiguration(provider: ResolvedProvider): Promise<oidc.Configuration> {
-  const key = `${provider.preset.protocol}\n${provider.issuer}\n${provider.clientId}\n${provider.clientSecretSealed}`;
+  // Whether plain http is allowed is part of the key: it depends on the mode, not only on the row.
+  const key = [provider.preset.protocol, provider.issuer, provider.clientId, provider.clientSecretSealed, allowsInsecureRequests(provider.issuer)].join("\n");
   const now = Date.now();
   const cached = cache.get(key);
   if (cached && cached.expiresAt > now) return cached.configuration;
@@ -68,7 +69,7 @@ const PROVIDER_ERROR_CODE = /^[a-z0-9_.-]{1,64}$/i;
  * logged by class and message (openid-client's messages name the failed check, never
  * a token) and answered with one generic `oauth_failed`.
  */
-export function providerFailure(provider: ResolvedProvider, stage: "authorize" | "callback", error: unknown): AppError {
+export function providerFailure(provider: ResolvedProvider, stage: "authorize" | "callback", error: unknown, requestId?: string): AppError {
   if (error instanceof AppError) return error;
   if (error instanceof oidc.AuthorizationResponseError) {
     const providerError = PROVIDER_ERROR_CODE.test(error.error) ? error.error : "unknown";
@@ -76,7 +77,7 @@ export function providerFailure(provider: ResolvedProvider, stage: "authorize" |
   }
   const failure = error as { name?: string; code?: string; message?: string };
   console.warn(
-    JSON.stringify({ level: "warn", event: "oauth_provider_failure", provider: provider.id, stage, error: failure?.name, code: failure?.code, message: failure?.message }),
+    JSON.stringify({ level: "warn", event: "oauth_provider_failure", requestId, provider: provider.id, stage, error: failure?.name, code: failure?.code, message: failure?.message }),
   );
   return new AppError("oauth_failed", `The sign-in with ${provider.name} could not be completed.`);
 }

@@ -8,9 +8,10 @@ function apiBase(provider: ResolvedProvider): string {
   return base.hostname === "github.com" ? "https://api.github.com" : `${provider.issuer.replace(/\/+$/, "")}/api/v3`;
 }
 
-async function getJson(config: oidc.Configuration, accessToken: string, url: string): Promise<unknown> {
+async function getJson(config: oidc.Configuration, accessToken: string, url: string, absent?: unknown): Promise<unknown> {
   const headers = new Headers({ accept: "application/vnd.github+json", "x-github-api-version": "2022-11-28" });
   const response = await oidc.fetchProtectedResource(config, accessToken, new URL(url), "GET", undefined, headers);
+  if (absent !== undefined && (response.status === 403 || response.status === 404)) return absent;
   if (!response.ok) throw new Error(`GitHub answered ${response.status} for ${new URL(url).pathname}`);
   return response.json();
 }
@@ -21,7 +22,9 @@ async function getJson(config: oidc.Configuration, accessToken: string, url: str
  */
 export async function gitHubProfile(config: oidc.Configuration, provider: ResolvedProvider, accessToken: string): Promise<ProviderProfile | null> {
   const base = apiBase(provider);
-  const [user, emails] = await Promise.all([getJson(config, accessToken, `${base}/user`), getJson(config, accessToken, `${base}/user/emails`)]);
+  // Without the `user:email` scope (or a GitHub App's email permission) GitHub refuses
+  // `/user/emails` with 403: the account signs in without an address.
+  const [user, emails] = await Promise.all([getJson(config, accessToken, `${base}/user`), getJson(config, accessToken, `${base}/user/emails`, [])]);
   if (!user || typeof user !== "object") return null;
   return profileFromGitHub(user as GitHubUser, Array.isArray(emails) ? (emails as GitHubEmail[]) : []);
 }

@@ -15,6 +15,8 @@ export type ProviderPreset =
       defaultScopes: readonly string[];
       /** Apple returns name and email only with `form_post`: its callback arrives as a POST. */
       responseMode: "query" | "form_post";
+      /** Apple documents `email_verified` as a boolean or the string "true"/"false". */
+      stringBooleans?: true;
     }
   | {
       /** GitHub is OAuth2 without OpenID Connect: the profile comes from its REST API. */
@@ -54,6 +56,7 @@ export const PROVIDER_PRESETS: Record<ProviderType, ProviderPreset> = {
     issuerOverridable: false,
     defaultScopes: ["openid", "email", "name"],
     responseMode: "form_post",
+    stringBooleans: true,
   },
   gitlab: { protocol: "oidc", label: "GitLab", defaultIssuer: "https://gitlab.com", issuerOverridable: true, defaultScopes: OIDC_SCOPES, responseMode: "query" },
   github: {

@@ -1,11 +1,14 @@
 import { and, eq } from "drizzle-orm";
+import { randomNonce, randomPKCECodeVerifier, randomState } from "openid-client";
 import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { events, oauthProviders } from "@/db/schema";
 import { unseal } from "@/lib/crypto/secret-box";
 import { frontendHostOrigin } from "@/lib/environments/environment-links";
+import { authorizationUrl, exchangeCallback, loadEnabledProvider } from "@/lib/oauth/provider-client";
 import { call, expectProblem, problemFields } from "../helpers/api";
 import { newEnvironment } from "../helpers/fixtures";
+import { connectOidcProvider } from "../helpers/oidc-provider";
 
 type Environment = Awaited<ReturnType<typeof newEnvironment>>;
 
@@ -116,6 +119,26 @@ describe("OAuth providers CRUD (Server API)", () => {
     expectProblem(again, 409, "oauth_provider_exists");
     expect(problemFields(again)).toEqual(["id"]);
     await createProvider(await newEnvironment(), { id: "google", type: "google" });
+  });
+
+  it("concurrent creates of one id: exactly one wins, the others get 409", async () => {
+    const env = await newEnvironment();
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => env.api.post("/oauth-providers", { id: "race", type: "google", clientId: "c", clientSecret: "s" })),
+    );
+    expect(answers.map((res) => res.status).sort()).toEqual([201, 409, 409, 409, 409]);
+    for (const res of answers.filter((r) => r.status === 409)) expectProblem(res, 409, "oauth_provider_exists");
+  });
+
+  it("OpenID providers must ask for the openid scope (else no id_token, and every sign-in fails); duplicates are dropped", async () => {
+    const env = await newEnvironment();
+    const refused = await env.api.post("/oauth-providers", { id: "no-openid", type: "oidc", issuer: "https://idp.example", clientId: "c", clientSecret: "s", scopes: ["email"] });
+    expectProblem(refused, 400, "invalid_request");
+    expect(problemFields(refused)).toEqual(["scopes"]);
+    await createProvider(env, { id: "gl", type: "gitlab", scopes: ["openid", "email", "openid"] });
+    expect((await env.api.get("/oauth-providers/gl")).body.scopes).toEqual(["openid", "email"]);
+    expectProblem(await env.api.patch("/oauth-providers/gl", { scopes: ["read_user"] }), 400, "invalid_request");
+    expect((await createProvider(env, { id: "gh", type: "github", scopes: ["read:user"] })).scopes).toEqual(["read:user"]);
   });
 
   it("another environment's provider is not found, and cannot be changed or removed", async () => {
@@ -242,5 +265,26 @@ describe("GET /_svc/auth/oauth2/providers (Client API)", () => {
     expect(byHost.body.data.map((p: { id: string }) => p.id)).toEqual(["google"]);
     expectProblem(await call("GET", "/_svc/auth/oauth2/providers", { headers: { "x-api-key": "pk_test_unknownunknownunknown" } }), 401, "environment_not_found");
     expectProblem(await call("POST", "/_svc/auth/oauth2/providers", { headers: { "x-api-key": env.publishableKey }, body: {} }), 405, "method_not_allowed");
+  });
+});
+
+describe("a provider added through the Server API works against a real OpenID provider", () => {
+  it("connectOidcProvider: the stored provider authorizes and exchanges with the loopback provider", async () => {
+    const env = await newEnvironment();
+    const idp = await connectOidcProvider(env);
+    try {
+      const provider = await loadEnabledProvider(getDb(), { id: env.environmentId }, idp.providerId);
+      if (!provider) throw new Error("not loaded");
+      const stored = (await env.api.get(`/oauth-providers/${idp.providerId}`)).body;
+      const flow = { redirectUri: stored.callbackUrl, state: randomState(), nonce: randomNonce(), codeVerifier: randomPKCECodeVerifier() };
+      const currentUrl = await idp.signIn(await authorizationUrl(provider, flow), idp.accounts.verified.sub);
+      expect(`${currentUrl.origin}${currentUrl.pathname}`).toBe(stored.callbackUrl);
+      expect(await exchangeCallback(provider, { ...flow, currentUrl })).toMatchObject({ subject: idp.accounts.verified.sub, emailVerified: true });
+
+      expect((await env.api.patch(`/oauth-providers/${idp.providerId}`, { enabled: false })).status).toBe(200);
+      expect(await loadEnabledProvider(getDb(), { id: env.environmentId }, idp.providerId)).toBeNull();
+    } finally {
+      await idp.close();
+    }
   });
 });

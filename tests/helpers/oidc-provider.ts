@@ -3,6 +3,10 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT, type JWTPayload } from "jose";
 import Provider, { type AccountClaims } from "oidc-provider";
+import { publicUrl } from "@/lib/config/runtime";
+import { frontendHostOrigin } from "@/lib/environments/environment-links";
+import { callbackUrl } from "@/lib/oauth/provider-client";
+import type { ServerApi } from "./api";
 
 /** An account of the loopback provider. Its `sub` is also what is typed into the provider's login form. */
 export interface TestAccount {
@@ -213,4 +217,35 @@ export async function startOidcProvider(options: { redirectUris: string[]; clien
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * A loopback provider wired to an environment: started with the environment's
+ * callback URLs (its frontend host and PUBLIC_URL) registered, and added to the
+ * environment through the Server API as an `oidc` provider with id `providerId`.
+ */
+export async function connectOidcProvider(
+  environment: { api: ServerApi; frontendHost: string },
+  options: { providerId?: string; name?: string; extra?: Record<string, unknown> } = {},
+): Promise<LoopbackOidcProvider & { providerId: string }> {
+  const providerId = options.providerId ?? "idp";
+  const redirectUris = [
+    callbackUrl({ origin: frontendHostOrigin(environment.frontendHost), publishableKey: null }, providerId),
+    callbackUrl({ origin: new URL(publicUrl()).origin, publishableKey: null }, providerId),
+  ];
+  const idp = await startOidcProvider({ redirectUris });
+  const res = await environment.api.post("/oauth-providers", {
+    id: providerId,
+    type: "oidc",
+    name: options.name ?? "Loopback IdP",
+    issuer: idp.issuer,
+    clientId: idp.client.clientId,
+    clientSecret: idp.client.clientSecret,
+    ...options.extra,
+  });
+  if (res.status !== 201) {
+    await idp.close();
+    throw new Error(`adding the loopback provider answered ${res.status}: ${res.text}`);
+  }
+  return Object.assign(idp, { providerId });
 }

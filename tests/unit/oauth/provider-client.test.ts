@@ -6,6 +6,7 @@ import { oauthProviders } from "@/db/schema";
 import { seal } from "@/lib/crypto/secret-box";
 import { AppError } from "@/lib/errors";
 import { authorizationUrl, callbackUrl, exchangeCallback, loadEnabledProvider, type ResolvedProvider } from "@/lib/oauth/provider-client";
+import { allowsInsecureRequests } from "@/lib/oauth/provider-presets";
 import { newEnvironment } from "../../helpers/fixtures";
 import { startOidcProvider, type LoopbackOidcProvider } from "../../helpers/oidc-provider";
 
@@ -175,6 +176,21 @@ describe("exchangeCallback against a real OpenID provider", () => {
         }
       });
     }
+  });
+
+  it("plain http only toward a loopback issuer, and not in production, even for a row stored before (CONTRACT §5)", async () => {
+    for (const issuer of ["http://192.0.2.10", "http://idp.example", "http://127.0.0.1.evil.example"]) expect(allowsInsecureRequests(issuer), issuer).toBe(false);
+    for (const issuer of ["http://127.0.0.1:4000", "http://localhost", "http://[::1]:8080", "http://idp.localhost"]) expect(allowsInsecureRequests(issuer), issuer).toBe(true);
+    const fresh: ResolvedProvider = { ...provider, clientSecretSealed: await seal(idp.client.clientSecret) };
+    const previous = process.env.GATEHOUSE_MODE;
+    process.env.GATEHOUSE_MODE = "production";
+    try {
+      await failure(authorizationUrl(fresh, flowSecrets()));
+    } finally {
+      if (previous === undefined) delete process.env.GATEHOUSE_MODE;
+      else process.env.GATEHOUSE_MODE = previous;
+    }
+    expect((await authorizationUrl(fresh, flowSecrets())).origin).toBe(idp.issuer);
   });
 
   it("a provider that cannot be reached fails as oauth_failed, not as a crash", async () => {
