@@ -1,6 +1,8 @@
 import type { ReactElement } from "react";
 import type { EmailTemplateName } from "@/lib/email/types";
+import AccountConnectedEmail from "./account-connected";
 import AccountDeletionLinkEmail from "./account-deletion-link";
+import AccountDisconnectedEmail from "./account-disconnected";
 import AccountExistsEmail from "./account-exists";
 import DataExportReadyEmail from "./data-export-ready";
 import type { EmailCopy } from "./copy";
@@ -47,6 +49,14 @@ export const EMAIL_TEMPLATES: { [T in EmailTemplateName]: EmailTemplate<T> } = {
   passkey_added: { component: PasskeyAddedEmail, subject: (copy, p) => copy.passkey_added.subject(p.brand.applicationName) },
   passkey_removed: { component: PasskeyRemovedEmail, subject: (copy, p) => copy.passkey_removed.subject(p.brand.applicationName) },
   second_factors_reset: { component: SecondFactorsResetEmail, subject: (copy, p) => copy.second_factors_reset.subject(p.brand.applicationName) },
+  account_connected: {
+    component: AccountConnectedEmail,
+    subject: (copy, p) => copy.account_connected.subject(p.brand.applicationName, p.providerName),
+  },
+  account_disconnected: {
+    component: AccountDisconnectedEmail,
+    subject: (copy, p) => copy.account_disconnected.subject(p.brand.applicationName, p.providerName),
+  },
   email_verification_link: {
     component: EmailVerificationLinkEmail,
     subject: (copy, p) => copy.email_verification_link.subject(p.brand.applicationName),

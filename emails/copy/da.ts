@@ -139,6 +139,28 @@ export const da: EmailCopy = {
       "Hvis det ikke var dig, kan en anden være logget ind på din konto: fjern adgangsnøglen med det samme, skift din adgangskode, og log ud af de sessioner, du ikke genkender:",
     review: "Se dine adgangsnøgler",
   },
+  account_connected: {
+    subject: (appName, providerName) => `${providerName} er blevet forbundet med din konto hos ${appName}`,
+    preview: (appName, providerName) => `Din ${providerName}-konto kan nu logge ind på din konto hos ${appName}.`,
+    heading: (providerName) => `${providerName} er blevet forbundet`,
+    intro: (appName, providerName, when) =>
+      `En ${providerName}-konto blev forbundet med din konto hos ${appName} ${when}. Den kan nu logge ind på din konto uden din adgangskode.`,
+    ifYou: "Hvis det var dig, der forbandt den, behøver du ikke gøre mere.",
+    notYou:
+      "Hvis det ikke var dig, kan en anden være logget ind på din konto: fjern forbindelsen med det samme, skift din adgangskode, og log ud af de sessioner, du ikke genkender:",
+    review: "Se dine forbundne konti",
+  },
+  account_disconnected: {
+    subject: (appName, providerName) => `${providerName} er ikke længere forbundet med din konto hos ${appName}`,
+    preview: (appName, providerName) => `Din ${providerName}-konto kan ikke længere logge ind på din konto hos ${appName}.`,
+    heading: (providerName) => `${providerName} er ikke længere forbundet`,
+    intro: (appName, providerName, when) =>
+      `Forbindelsen til en ${providerName}-konto blev fjernet fra din konto hos ${appName} ${when}. Den kan ikke længere bruges til at logge ind.`,
+    ifYou: "Hvis det var dig, der fjernede den, behøver du ikke gøre mere.",
+    notYou:
+      "Hvis det ikke var dig, kan en anden være logget ind på din konto: skift din adgangskode, og log ud af de sessioner, du ikke genkender:",
+    review: "Se din konto",
+  },
   email_verification_link: {
     subject: (appName) => `Bekræft din e-mailadresse hos ${appName}`,
     preview: (appName) => `Bekræft, at denne e-mailadresse hører til din konto hos ${appName}.`,

@@ -140,6 +140,28 @@ export const en: EmailCopy = {
       "If this was not you, someone may be signed in to your account: remove the passkey now, change your password and sign out of the sessions you do not recognize:",
     review: "Review your passkeys",
   },
+  account_connected: {
+    subject: (appName, providerName) => `${providerName} was connected to your ${appName} account`,
+    preview: (appName, providerName) => `Your ${providerName} account can now sign in to your ${appName} account.`,
+    heading: (providerName) => `${providerName} was connected`,
+    intro: (appName, providerName, when) =>
+      `An account at ${providerName} was connected to your ${appName} account on ${when}. It can now sign in to your account without your password.`,
+    ifYou: "If you connected it, there is nothing more to do.",
+    notYou:
+      "If this was not you, someone may be signed in to your account: disconnect it now, change your password and sign out of the sessions you do not recognize:",
+    review: "Review your connected accounts",
+  },
+  account_disconnected: {
+    subject: (appName, providerName) => `${providerName} was disconnected from your ${appName} account`,
+    preview: (appName, providerName) => `Your ${providerName} account can no longer sign in to your ${appName} account.`,
+    heading: (providerName) => `${providerName} was disconnected`,
+    intro: (appName, providerName, when) =>
+      `An account at ${providerName} was disconnected from your ${appName} account on ${when}. It can no longer be used to sign in.`,
+    ifYou: "If you disconnected it, there is nothing more to do.",
+    notYou:
+      "If this was not you, someone may be signed in to your account: change your password and sign out of the sessions you do not recognize:",
+    review: "Review your account",
+  },
   email_verification_link: {
     subject: (appName) => `Verify your email address for ${appName}`,
     preview: (appName) => `Confirm that this email address belongs to your ${appName} account.`,

@@ -16,7 +16,7 @@ export function formatDuration(copy: EmailCopy, minutes: number): string {
   return copy.units.minutes(minutes);
 }
 
-export type { AddressNoticeCopy, CodeEmailCopy, EmailCopy, LinkEmailCopy, SecurityNoticeCopy } from "./types";
+export type { AddressNoticeCopy, CodeEmailCopy, EmailCopy, IdentityNoticeCopy, LinkEmailCopy, SecurityNoticeCopy } from "./types";
 
 /** A timestamp in the reader's language, in UTC (the server does not know the reader's zone), e.g. "22 November 2026, 16:48 UTC". */
 export function formatTimestamp(copy: EmailCopy, iso: string): string {

@@ -35,6 +35,17 @@ export interface SecurityNoticeCopy {
   resetPassword: string;
 }
 
+/** The sentences of a security notice about the account's connected provider accounts. */
+export interface IdentityNoticeCopy {
+  subject: (appName: string, providerName: string) => string;
+  preview: (appName: string, providerName: string) => string;
+  heading: (providerName: string) => string;
+  intro: (appName: string, providerName: string, when: string) => string;
+  ifYou: string;
+  notYou: string;
+  review: string;
+}
+
 /**
  * Every sentence the emails say, per locale. Templates hold layout only; a new
  * locale is one more file satisfying this interface, and the compiler lists what
@@ -84,6 +95,8 @@ export interface EmailCopy {
     notYou: string;
     review: string;
   };
+  account_connected: IdentityNoticeCopy;
+  account_disconnected: IdentityNoticeCopy;
   email_verification_link: LinkEmailCopy;
   account_deletion_link: LinkEmailCopy;
   data_export_ready: LinkEmailCopy;

@@ -30,6 +30,8 @@ const revokedSessions = z.strictObject({ revokedSessions: count });
 const emailAddress = z.strictObject({ emailAddressId: z.uuid() });
 const templateName = z.strictObject({ name: z.string() });
 const passkey = z.strictObject({ passkeyId: z.uuid() });
+const identity = z.strictObject({ identityId: z.uuid(), providerId: z.string() });
+const oauthProvider = z.strictObject({ providerId: z.string() });
 
 /**
  * What an event's `subject_id` names: a user (also for session and email events, so
@@ -75,6 +77,9 @@ export const eventCatalogue = {
   "passkey.added": { subject: "user", data: passkey },
   "passkey.renamed": { subject: "user", data: passkey },
   "passkey.removed": { subject: "user", data: passkey },
+  /** A provider account (provider id + subject) was connected to the user: it signs in as them. */
+  "identity.linked": { subject: "user", data: identity },
+  "identity.unlinked": { subject: "user", data: identity },
   "legal.accepted": {
     subject: "user",
     data: z.strictObject({ requireConsent: z.boolean(), termsUrl: z.string().nullable(), privacyUrl: z.string().nullable() }),
@@ -93,6 +98,10 @@ export const eventCatalogue = {
   "jwt_template.created": { subject: "jwt_template", data: templateName },
   "jwt_template.updated": { subject: "jwt_template", data: fieldNames },
   "jwt_template.deleted": { subject: "jwt_template", data: templateName },
+  /** OAuth providers are named by their slug (not a uuid), so it is in the payload, not the subject. */
+  "oauth_provider.created": { subject: null, data: oauthProvider.extend({ type: z.string() }) },
+  "oauth_provider.updated": { subject: null, data: oauthProvider.extend({ fields: z.array(z.string()) }) },
+  "oauth_provider.deleted": { subject: null, data: oauthProvider },
 } as const satisfies Record<string, EventSpec>;
 
 export type EventType = keyof typeof eventCatalogue;

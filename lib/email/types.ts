@@ -14,6 +14,13 @@ export interface SecurityNotice {
   resetPasswordUrl: string;
 }
 
+/** A security notice about the account's connected provider accounts: which provider, when, and where to review them. */
+export interface IdentityNotice {
+  providerName: string;
+  occurredAt: string;
+  accountUrl: string;
+}
+
 /** Each email Gatehouse sends, with the values its template needs. */
 export interface EmailTemplates {
   /** 6-digit code that confirms a sign-up. */
@@ -40,6 +47,10 @@ export interface EmailTemplates {
   second_factors_reset: SecurityNotice;
   /** Notice to the primary address, sent with the change: a passkey was added to the account. */
   passkey_added: { passkeyName: string; occurredAt: string; accountUrl: string };
+  /** Notice to the primary address, sent with the change: a provider account (Google, GitHub…) can now sign in to the account. */
+  account_connected: IdentityNotice;
+  /** Notice to the primary address, sent with the change: a provider account can no longer sign in to the account. */
+  account_disconnected: IdentityNotice;
   /** Link that verifies an added email address. */
   email_verification_link: { url: string; expiresInMinutes: number };
   /** One-time link that confirms account deletion. */

@@ -4,7 +4,8 @@ import type { EnvironmentContext } from "../environments/context";
 import { revokeAllUserSessions } from "../sessions/revoke-sessions";
 import { getLiveUserOrThrow } from "../users/get-user";
 import type { ServerUser } from "../users/schemas";
-import { NO_FACTORS, toServerUser } from "../users/serialize";
+import { toServerUser } from "../users/serialize";
+import { readUserSummary } from "../users/user-summary";
 import { deleteSecondFactors } from "./delete-second-factors";
 import { sendMfaNotice } from "./mfa-notices";
 
@@ -24,6 +25,7 @@ export async function resetUserFactors(db: Database, environment: EnvironmentCon
     const revokedSessions = await revokeAllUserSessions(tx, { environmentId: environment.id, userId }, actor, "mfa_reset");
     await recordEvent(tx, { environmentId: environment.id, type: "user.mfa_reset", actor, subjectId: userId, data: { revokedSessions, passkeys } });
     await sendMfaNotice(tx, environment, user, "second_factors_reset");
-    return toServerUser(user, NO_FACTORS);
+    // No second factor is left; the connected accounts stay.
+    return toServerUser(user, await readUserSummary(tx, userId));
   });
 }

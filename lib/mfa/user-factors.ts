@@ -2,7 +2,6 @@ import { sql, type SQL } from "drizzle-orm";
 import { queryRows, type Database } from "@/db/client";
 import type { EnvironmentContext } from "../environments/context";
 import type { SecondFactor } from "../sessions/establish-session";
-import type { FactorSummary } from "../users/serialize";
 
 /** What a user can prove beyond their first factor, read in one round trip. */
 export interface UserFactors {
@@ -35,12 +34,6 @@ export function userFactorColumns(userId: SQL) {
     passkeys: sql<number>`(select count(*)::int from passkeys p where p.user_id = ${userId})`.mapWith(Number),
     recoveryCodesLeft: sql<number>`(select count(*)::int from recovery_codes r where r.user_id = ${userId} and r.used_at is null)`.mapWith(Number),
   };
-}
-
-/** The Server API's summary of one user's factors. */
-export async function readFactorSummary(db: Database, userId: string): Promise<FactorSummary> {
-  const factors = await readUserFactors(db, userId);
-  return { mfaEnabled: factors.totp, passkeys: factors.passkeys };
 }
 
 /**

@@ -1,7 +1,9 @@
 import * as authOperations from "../auth/operations";
 import * as environmentOperations from "../environments/operations";
 import type { AuthLevel, Operation } from "../http/operation";
+import * as identityOperations from "../identities/operations";
 import * as mfaOperations from "../mfa/operations";
+import * as oauthProviderOperations from "../oauth/provider-operations";
 import * as passkeyOperations from "../passkeys/operations";
 import * as sessionOperations from "../sessions/operations";
 import * as ticketOperations from "../tickets/operations";
@@ -23,5 +25,7 @@ export const ALL_OPERATIONS: AnyOperation[] = [
   ...Object.values(meOperations),
   ...Object.values(mfaOperations),
   ...Object.values(passkeyOperations),
+  ...Object.values(identityOperations),
+  ...Object.values(oauthProviderOperations),
   ...Object.values(ticketOperations),
 ] as unknown as AnyOperation[];

@@ -6,7 +6,7 @@ import { revokeAllUserSessions } from "../sessions/revoke-sessions";
 import { getLiveUserOrThrow } from "./get-user";
 import type { ServerUser } from "./schemas";
 import { toServerUser } from "./serialize";
-import { readFactorSummary } from "../mfa/user-factors";
+import { readUserSummary } from "./user-summary";
 
 /** Bans a user and revokes all their sessions in the same transaction, so no session outlives the ban. */
 export async function banUser(db: Database, environmentId: string, userId: string, actor: Actor): Promise<ServerUser> {
@@ -33,6 +33,6 @@ async function setBanned(db: Database, environmentId: string, userId: string, ac
     } else {
       await recordEvent(tx, { environmentId, type: "user.unbanned", actor, subjectId: userId });
     }
-    return toServerUser(row, await readFactorSummary(tx, userId));
+    return toServerUser(row, await readUserSummary(tx, userId));
   });
 }

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { dataRequests, emailAddresses, users } from "@/db/schema";
+import { dataRequests, emailAddresses, userIdentities, users } from "@/db/schema";
 import { recordEvent, type Actor } from "../audit/record-event";
 import { revokeAllUserSessions } from "../sessions/revoke-sessions";
 import { getUserOrThrow } from "./get-user";
@@ -11,8 +11,8 @@ import { deleteSecondFactors } from "../mfa/delete-second-factors";
 /**
  * Soft-deletes a user in one transaction: status `deleted`, `deletedAt` set, every
  * session revoked, email addresses released for re-use, second factors removed,
- * pending data exports called off. The row stays (with its
- * last primary email) so audit history keeps its subject. Deleting twice is a no-op.
+ * connected provider accounts released, pending data exports called off. The row
+ * stays (with its last primary email) so audit history keeps its subject. Deleting twice is a no-op.
  */
 export async function deleteUser(db: Database, environmentId: string, userId: string, actor: Actor): Promise<ServerUser> {
   return db.transaction(async (tx) => {
@@ -27,6 +27,9 @@ export async function deleteUser(db: Database, environmentId: string, userId: st
     if (!row) throw new Error("user update returned no row");
     const revokedSessions = await revokeAllUserSessions(tx, { environmentId, userId }, actor, "user_deleted");
     await tx.delete(emailAddresses).where(eq(emailAddresses.userId, userId));
+    // A deleted user's provider accounts are free again: the next sign-in with one
+    // signs up (or links) afresh instead of finding an account that no longer exists.
+    await tx.delete(userIdentities).where(eq(userIdentities.userId, userId));
     // Its credentials go with it, like the password: a sealed TOTP secret has no use left.
     await deleteSecondFactors(tx, userId);
     // A copy asked for before the deletion must not be built and mailed after it.

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { users } from "@/db/schema";
 import { AppError } from "../errors";
-import { readFactorSummary } from "../mfa/user-factors";
+import { readUserSummary } from "./user-summary";
 import type { ServerUser } from "./schemas";
 import { toServerUser, type UserRow } from "./serialize";
 
@@ -41,5 +41,5 @@ export async function getLiveUserOrThrow(
 /** The Server API's view of a user (deleted ones included), with the summary of their second factors. */
 export async function getServerUserOrThrow(db: Database, environmentId: string, userId: string): Promise<ServerUser> {
   const row = await getUserOrThrow(db, environmentId, userId);
-  return toServerUser(row, await readFactorSummary(db, row.id));
+  return toServerUser(row, await readUserSummary(db, row.id));
 }

@@ -245,7 +245,7 @@ export const confirmDeletionOperation = defineOperation({
   method: "post",
   path: "/_svc/users/me/delete/confirm",
   summary: "Confirm account deletion with the emailed token",
-  description: "Soft-deletes the account: status deleted, every session revoked, addresses released. Clears the session cookie.",
+  description: "Soft-deletes the account: status deleted, every session revoked, addresses and connected provider accounts released. Clears the session cookie.",
   tags: ["Client: account"],
   auth: "publishableKey",
   body: deletionConfirmBody,

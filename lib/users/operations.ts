@@ -72,7 +72,8 @@ export const deleteUserOperation = defineOperation({
   method: "delete",
   path: "/api/server/v1/users/{userId}",
   summary: "Delete a user",
-  description: "Soft delete: status `deleted`, `deletedAt` set, every session revoked, email addresses released for re-use. Idempotent.",
+  description:
+    "Soft delete: status `deleted`, `deletedAt` set, every session revoked, email addresses and connected provider accounts released for re-use (the next sign-in with such a provider account starts afresh). Idempotent.",
   tags,
   auth: "secretKey",
   params: userIdParams,

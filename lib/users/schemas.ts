@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { identitySummarySchema } from "../identities/schemas";
 import { emailSchema } from "./email";
 import { metadataBagSchema } from "./metadata";
 
@@ -39,11 +40,12 @@ export const serverUserSchema = z
     unsafeMetadata: metadataOut,
     mfaEnabled: z.boolean().meta({ description: "An authenticator app is set up: signing in asks for a second factor." }),
     passkeys: z.int().min(0).meta({ description: "How many passkeys the user has registered." }),
+    identities: z.array(identitySummarySchema).meta({ description: "Connected provider accounts (Google, GitHub, OIDC…), oldest first." }),
   })
   .meta({ id: "User", description: "A user as the Server API sees it, private metadata and second factors included." });
 
 export const clientUserSchema = serverUserSchema
-  .omit({ privateMetadata: true, mfaEnabled: true, passkeys: true })
+  .omit({ privateMetadata: true, mfaEnabled: true, passkeys: true, identities: true })
   .meta({ id: "ClientUser", description: "A user as the Client API sees it: no private metadata." });
 
 export type ServerUser = z.output<typeof serverUserSchema>;

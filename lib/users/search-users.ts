@@ -3,9 +3,9 @@ import type { z } from "zod";
 import type { Database } from "@/db/client";
 import { searchKey, users } from "@/db/schema";
 import { AppError } from "../errors";
-import { factorSummaryColumns } from "../mfa/user-factors";
 import type { searchUsersBody } from "./schemas";
 import { toServerUser } from "./serialize";
+import { userSummaryColumns } from "./user-summary";
 
 type SearchFilter = z.output<typeof searchUsersBody>;
 
@@ -35,11 +35,12 @@ type UserColumn = keyof typeof USER_COLUMNS;
 /**
  * What a page row selects: the user's columns, read from `source` (the users table
  * or a subquery over it, named `from` in the query), and the summary of the user's
- * second factors, computed in the same statement for the rows of the page only.
+ * second factors and connected accounts, computed in the same statement for the
+ * rows of the page only.
  */
 function pageRow<S extends Record<UserColumn, unknown>>(source: S, from: string) {
   const columns = Object.fromEntries(Object.keys(USER_COLUMNS).map((key) => [key, source[key as UserColumn]])) as Pick<S, UserColumn>;
-  return { ...columns, ...factorSummaryColumns(from) };
+  return { ...columns, ...userSummaryColumns(from) };
 }
 
 /** `%`, `_` and `\` in a search term match themselves (backslash is Postgres's LIKE escape). */

@@ -1,4 +1,5 @@
 import type { users } from "@/db/schema";
+import type { IdentitySummary } from "../identities/schemas";
 import type { ClientUser, ServerUser } from "./schemas";
 
 export type UserRow = typeof users.$inferSelect;
@@ -10,8 +11,13 @@ export interface FactorSummary {
   passkeys: number;
 }
 
-/** A user who cannot have second factors (yet): just created, or deleted. */
-export const NO_FACTORS: FactorSummary = { mfaEnabled: false, passkeys: 0 };
+/** What the Server API's user view says beyond the row: second factors and connected provider accounts. */
+export interface UserSummary extends FactorSummary {
+  identities: IdentitySummary[];
+}
+
+/** A user who cannot have second factors or connected accounts (yet): just created, or deleted. */
+export const NO_FACTORS: UserSummary = { mfaEnabled: false, passkeys: 0, identities: [] };
 
 const iso = (value: Date | null): string | null => value?.toISOString() ?? null;
 
@@ -36,6 +42,12 @@ export function toClientUser(row: UserRow): ClientUser {
   };
 }
 
-export function toServerUser(row: UserRow, factors: FactorSummary): ServerUser {
-  return { ...toClientUser(row), privateMetadata: row.privateMetadata, mfaEnabled: factors.mfaEnabled, passkeys: factors.passkeys };
+export function toServerUser(row: UserRow, summary: UserSummary): ServerUser {
+  return {
+    ...toClientUser(row),
+    privateMetadata: row.privateMetadata,
+    mfaEnabled: summary.mfaEnabled,
+    passkeys: summary.passkeys,
+    identities: summary.identities,
+  };
 }

@@ -8,7 +8,7 @@ import { getLiveUserOrThrow } from "./get-user";
 import { assertMetadataFits, METADATA_BAGS } from "./metadata";
 import type { ServerUser, updateMetadataBody } from "./schemas";
 import { toServerUser } from "./serialize";
-import { readFactorSummary } from "../mfa/user-factors";
+import { readUserSummary } from "./user-summary";
 
 /**
  * Deep-merges each given bag into the stored one and checks the limits on the
@@ -43,6 +43,6 @@ export async function updateUserMetadata(
       subjectId: userId,
       data: { bags: Object.keys(merged) },
     });
-    return toServerUser(row, await readFactorSummary(tx, userId));
+    return toServerUser(row, await readUserSummary(tx, userId));
   });
 }

@@ -12,7 +12,7 @@ import { assertEmailFree, emailTaken } from "./create-user";
 import { getLiveUserOrThrow } from "./get-user";
 import type { ServerUser, updateUserBody } from "./schemas";
 import { toServerUser } from "./serialize";
-import { readFactorSummary } from "../mfa/user-factors";
+import { readUserSummary } from "./user-summary";
 
 /**
  * Updates names, locale, primary email and password. A new email replaces the old
@@ -68,7 +68,7 @@ export async function updateUser(
           : await revokeAllUserSessions(tx, { environmentId: environment.id, userId }, actor, "password_set_by_operator");
       const data = { fields: Object.keys(input), ...(revokedSessions === undefined ? {} : { revokedSessions }) };
       await recordEvent(tx, { environmentId: environment.id, type: "user.updated", actor, subjectId: userId, data });
-      return toServerUser(row, await readFactorSummary(tx, userId));
+      return toServerUser(row, await readUserSummary(tx, userId));
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw emailTaken();

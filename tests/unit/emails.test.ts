@@ -20,6 +20,8 @@ const PROPS: { [T in EmailTemplateName]: EmailTemplates[T] } = {
   passkey_removed: { occurredAt: "2026-11-22T16:48:00.000Z", resetPasswordUrl: "https://auth.acme.example/forgot-password" },
   second_factors_reset: { occurredAt: "2026-11-22T16:48:00.000Z", resetPasswordUrl: "https://auth.acme.example/forgot-password" },
   passkey_added: { passkeyName: "MacBook Touch ID", occurredAt: "2026-11-22T16:48:00.000Z", accountUrl: "https://auth.acme.example/account" },
+  account_connected: { providerName: "GitHub", occurredAt: "2026-11-22T16:48:00.000Z", accountUrl: "https://auth.acme.example/account" },
+  account_disconnected: { providerName: "GitHub", occurredAt: "2026-11-22T16:48:00.000Z", accountUrl: "https://auth.acme.example/account" },
   email_verification_link: { url: LINK, expiresInMinutes: 1440 },
   account_deletion_link: { url: `${LINK}&purpose=delete`, expiresInMinutes: 60 },
   data_export_ready: { url: `${LINK}&purpose=export`, expiresInMinutes: 24 * 60 },

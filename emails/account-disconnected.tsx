@@ -1,0 +1,16 @@
+import { IdentityNoticeEmail } from "./components/identity-notice-email";
+import { PREVIEW_BRAND, PREVIEW_ORIGIN } from "./components/preview-props";
+import type { TemplateProps } from "./types";
+
+/** Tells the owner a provider account was disconnected, so a takeover that strips a way in is noticed. */
+export default function AccountDisconnectedEmail(props: TemplateProps<"account_disconnected">) {
+  return <IdentityNoticeEmail {...props} section={(copy) => copy.account_disconnected} />;
+}
+
+AccountDisconnectedEmail.PreviewProps = {
+  brand: PREVIEW_BRAND,
+  locale: "en",
+  providerName: "GitHub",
+  occurredAt: "2026-11-22T16:48:00.000Z",
+  accountUrl: `${PREVIEW_ORIGIN}/account`,
+} satisfies TemplateProps<"account_disconnected">;

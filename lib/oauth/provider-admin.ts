@@ -1,0 +1,166 @@
+import { and, asc, eq } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { isUniqueViolation } from "@/db/errors";
+import { oauthProviders } from "@/db/schema";
+import { recordEvent, type Actor } from "../audit/record-event";
+import { seal } from "../crypto/secret-box";
+import type { EnvironmentContext } from "../environments/context";
+import { linkBase } from "../environments/environment-links";
+import { AppError, invalidField } from "../errors";
+import { callbackUrl, effectiveSettings } from "./provider-client";
+import { issuerProblem, PROVIDER_PRESETS, type ProviderType } from "./provider-presets";
+import type { CreateOAuthProviderInput, OAuthProvider, UpdateOAuthProviderInput } from "./provider-schemas";
+
+type ProviderRow = typeof oauthProviders.$inferSelect;
+
+/** The Server API view: never the secret, only that one is set; the issuer and scopes in use; the callback URL to register. */
+export function toOAuthProvider(environment: EnvironmentContext, row: ProviderRow): OAuthProvider {
+  const { issuer, scopes } = effectiveSettings(row);
+  return {
+    id: row.id,
+    type: row.type,
+    name: row.name,
+    clientId: row.clientId,
+    clientSecretSet: true,
+    issuer,
+    scopes,
+    enabled: row.enabled,
+    position: row.position,
+    callbackUrl: callbackUrl(linkBase(environment, null), row.id),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * The issuer a provider of `type` may store, or an AppError: required for `oidc`,
+ * refused for the presets whose issuer is fixed, and https-only (http on loopback
+ * outside production, CONTRACT §5) whenever one is given.
+ */
+function checkedIssuer(type: ProviderType, issuer: string | null | undefined): string | null {
+  const preset = PROVIDER_PRESETS[type];
+  if (issuer === undefined || issuer === null) {
+    if (!preset.defaultIssuer) throw invalidField("issuer", `is required for ${type} providers`);
+    return null;
+  }
+  if (!preset.issuerOverridable) throw invalidField("issuer", `is fixed for ${type} providers; leave it out`);
+  const problem = issuerProblem(issuer);
+  if (problem) throw invalidField("issuer", problem);
+  // Stored as given: issuers are compared exactly (OIDC Discovery §4.3).
+  return issuer;
+}
+
+/** An OpenID Connect provider answers with an id_token only when `openid` is asked for; without it every sign-in would fail. */
+function checkedScopes(type: ProviderType, scopes: string[] | null | undefined): string[] | undefined {
+  if (scopes === undefined) return undefined;
+  if (!scopes?.length) return [];
+  if (PROVIDER_PRESETS[type].protocol === "oidc" && !scopes.includes("openid")) throw invalidField("scopes", `must include "openid" for ${type} providers`);
+  return [...new Set(scopes)];
+}
+
+const idTaken = (id: string) =>
+  new AppError("oauth_provider_exists", `This environment already has an OAuth provider with the id "${id}".`, {
+    fieldErrors: [{ field: "id", code: "oauth_provider_exists", message: "is already used by another provider" }],
+  });
+
+const notFound = () => new AppError("resource_not_found", "No OAuth provider with this id in the environment.");
+
+/** The provider row; another environment's provider of the same id is simply not found (ids are per environment). */
+async function getProviderRowOrThrow(db: Database, environmentId: string, providerId: string): Promise<ProviderRow> {
+  const [row] = await db
+    .select()
+    .from(oauthProviders)
+    .where(and(eq(oauthProviders.environmentId, environmentId), eq(oauthProviders.id, providerId)))
+    .limit(1);
+  if (!row) throw notFound();
+  return row;
+}
+
+export async function listOAuthProviders(db: Database, environment: EnvironmentContext): Promise<{ data: OAuthProvider[] }> {
+  const rows = await db
+    .select()
+    .from(oauthProviders)
+    .where(eq(oauthProviders.environmentId, environment.id))
+    .orderBy(asc(oauthProviders.position), asc(oauthProviders.id));
+  return { data: rows.map((row) => toOAuthProvider(environment, row)) };
+}
+
+export async function getOAuthProvider(db: Database, environment: EnvironmentContext, providerId: string): Promise<OAuthProvider> {
+  return toOAuthProvider(environment, await getProviderRowOrThrow(db, environment.id, providerId));
+}
+
+export async function createOAuthProvider(db: Database, environment: EnvironmentContext, input: CreateOAuthProviderInput, actor: Actor): Promise<OAuthProvider> {
+  const issuer = checkedIssuer(input.type, input.issuer);
+  const scopes = checkedScopes(input.type, input.scopes) ?? [];
+  const clientSecretSealed = await seal(input.clientSecret);
+  try {
+    return await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(oauthProviders)
+        .values({
+          environmentId: environment.id,
+          id: input.id,
+          type: input.type,
+          name: input.name ?? (input.type === "oidc" ? input.id : PROVIDER_PRESETS[input.type].label),
+          clientId: input.clientId,
+          clientSecretSealed,
+          issuer,
+          scopes,
+          enabled: input.enabled ?? true,
+          position: input.position ?? 0,
+        })
+        .returning();
+      if (!row) throw new Error("oauth provider insert returned no row");
+      await recordEvent(tx, { environmentId: environment.id, type: "oauth_provider.created", actor, data: { providerId: row.id, type: row.type } });
+      return toOAuthProvider(environment, row);
+    });
+  } catch (error) {
+    // The unique index decides, so two concurrent creates of one id cannot both win.
+    if (isUniqueViolation(error)) throw idTaken(input.id);
+    throw error;
+  }
+}
+
+export async function updateOAuthProvider(
+  db: Database,
+  environment: EnvironmentContext,
+  providerId: string,
+  patch: UpdateOAuthProviderInput,
+  actor: Actor,
+): Promise<OAuthProvider> {
+  const clientSecretSealed = patch.clientSecret === undefined ? undefined : await seal(patch.clientSecret);
+  return db.transaction(async (tx) => {
+    const current = await getProviderRowOrThrow(tx, environment.id, providerId);
+    const issuer = patch.issuer === undefined ? undefined : checkedIssuer(current.type, patch.issuer);
+    const [row] = await tx
+      .update(oauthProviders)
+      .set({
+        name: patch.name,
+        clientId: patch.clientId,
+        clientSecretSealed,
+        issuer,
+        scopes: checkedScopes(current.type, patch.scopes),
+        enabled: patch.enabled,
+        position: patch.position,
+        updatedAt: new Date(),
+      })
+      .where(and(eq(oauthProviders.environmentId, environment.id), eq(oauthProviders.id, providerId)))
+      .returning();
+    if (!row) throw notFound();
+    await recordEvent(tx, { environmentId: environment.id, type: "oauth_provider.updated", actor, data: { providerId, fields: Object.keys(patch) } });
+    return toOAuthProvider(environment, row);
+  });
+}
+
+/** Removes the provider (answers 204, hence undefined); the identities linked through it stay (see the operation). */
+export async function deleteOAuthProvider(db: Database, environmentId: string, providerId: string, actor: Actor): Promise<undefined> {
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .delete(oauthProviders)
+      .where(and(eq(oauthProviders.environmentId, environmentId), eq(oauthProviders.id, providerId)))
+      .returning({ id: oauthProviders.id });
+    if (!row) throw notFound();
+    await recordEvent(tx, { environmentId, type: "oauth_provider.deleted", actor, data: { providerId } });
+  });
+  return undefined;
+}

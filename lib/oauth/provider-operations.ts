@@ -1,0 +1,90 @@
+import { defineOperation } from "../http/operation";
+import {
+  createOAuthProviderBody,
+  oauthProviderListSchema,
+  oauthProviderSchema,
+  providerIdParams,
+  publicOAuthProviderListSchema,
+  updateOAuthProviderBody,
+} from "./provider-schemas";
+
+const tags = ["OAuth providers"];
+const ON_PROVIDER = ["invalid_request", "unauthorized", "resource_not_found"] as const;
+
+export const listOAuthProvidersOperation = defineOperation({
+  operationId: "listOAuthProviders",
+  method: "get",
+  path: "/api/server/v1/oauth-providers",
+  summary: "List OAuth providers",
+  tags,
+  auth: "secretKey",
+  response: { status: 200, description: "Every provider of the environment, in button order; secrets are never returned.", schema: oauthProviderListSchema },
+  errors: ["unauthorized"],
+});
+
+export const createOAuthProviderOperation = defineOperation({
+  operationId: "createOAuthProvider",
+  method: "post",
+  path: "/api/server/v1/oauth-providers",
+  summary: "Add an OAuth provider",
+  description:
+    "Adds a sign-in provider: any OpenID Connect provider by its issuer (`oidc`), or a preset (`google`, `github`, `microsoft`, `apple`, `gitlab`) by its client id and secret. The client secret is sealed at rest and never returned. Register the returned `callbackUrl` with the provider. An id the environment already uses: 409 `oauth_provider_exists`.",
+  tags,
+  auth: "secretKey",
+  body: createOAuthProviderBody,
+  response: { status: 201, description: "The provider.", schema: oauthProviderSchema },
+  errors: ["invalid_request", "unauthorized", "oauth_provider_exists", "payload_too_large"],
+});
+
+export const getOAuthProviderOperation = defineOperation({
+  operationId: "getOAuthProvider",
+  method: "get",
+  path: "/api/server/v1/oauth-providers/{providerId}",
+  summary: "Get an OAuth provider",
+  tags,
+  auth: "secretKey",
+  params: providerIdParams,
+  response: { status: 200, description: "The provider.", schema: oauthProviderSchema },
+  errors: [...ON_PROVIDER],
+});
+
+export const updateOAuthProviderOperation = defineOperation({
+  operationId: "updateOAuthProvider",
+  method: "patch",
+  path: "/api/server/v1/oauth-providers/{providerId}",
+  summary: "Update an OAuth provider",
+  description:
+    "Changes the label, client id, secret, issuer, scopes, order or whether it is enabled; the same rules as creation apply. A disabled provider is no longer listed to clients and its sign-ins are refused; its identities stay linked.",
+  tags,
+  auth: "secretKey",
+  params: providerIdParams,
+  body: updateOAuthProviderBody,
+  response: { status: 200, description: "The updated provider.", schema: oauthProviderSchema },
+  errors: [...ON_PROVIDER, "payload_too_large"],
+});
+
+export const deleteOAuthProviderOperation = defineOperation({
+  operationId: "deleteOAuthProvider",
+  method: "delete",
+  path: "/api/server/v1/oauth-providers/{providerId}",
+  summary: "Remove an OAuth provider",
+  description:
+    "Removes the provider: its buttons disappear and its sign-ins are refused. The identities users linked through it are kept, so adding a provider with the same id later signs them in again; remove them per user if they should go.",
+  tags,
+  auth: "secretKey",
+  params: providerIdParams,
+  response: { status: 204, description: "The provider is removed." },
+  errors: [...ON_PROVIDER],
+});
+
+export const listPublicOAuthProvidersOperation = defineOperation({
+  operationId: "listPublicOAuthProviders",
+  method: "get",
+  path: "/_svc/auth/oauth2/providers",
+  summary: "List the sign-in providers",
+  description: "The environment's enabled OAuth providers for sign-in buttons, in the operator's order: id, name, type and icon. No secrets, no client ids.",
+  tags,
+  auth: "publishableKey",
+  response: { status: 200, description: "The enabled providers.", schema: publicOAuthProviderListSchema },
+  errors: ["environment_not_found"],
+});
