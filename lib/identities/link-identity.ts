@@ -5,6 +5,7 @@ import { recordEvent, type RequestActor } from "../audit/record-event";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
 import type { ProviderProfile } from "../oauth/profile";
+import { getLiveUserOrThrow } from "../users/get-user";
 import type { UserRow } from "../users/serialize";
 import { findIdentity } from "./find-identity";
 import { sendIdentityNotice } from "./identity-notices";
@@ -17,9 +18,12 @@ function profileData(profile: ProviderProfile) {
 /**
  * Connects a provider account to `user`, in the caller's transaction: the identity
  * row, its `identity.linked` event and the "account connected" notice to the
- * primary address commit or vanish together. The insert leaves an existing
- * (provider, subject) alone, so of two concurrent links of one provider account
- * only one can win; the other finds the winner's row. Linking the same account to
+ * primary address commit or vanish together. The user's row is locked and read
+ * again first: a user of another environment is refused (403), and one deleted
+ * meanwhile (404) cannot take a provider account with it that deletion would no
+ * longer free; a disconnection, which counts what is left, waits for the link.
+ * The insert leaves an existing (provider, subject) alone, so of two concurrent
+ * links of one provider account only one can win; the other finds the winner's row. Linking the same account to
  * the same user again changes nothing and answers its id; one that already signs
  * in as another user is refused (409 identity_already_linked) and never moved.
  */
@@ -31,11 +35,12 @@ export async function linkIdentity(
   actor: RequestActor,
 ): Promise<{ id: string }> {
   const { providerId, profile } = input;
+  const owner = await getLiveUserOrThrow(db, environment.id, user.id, { forUpdate: true });
   const [inserted] = await db
     .insert(userIdentities)
     .values({
       environmentId: environment.id,
-      userId: user.id,
+      userId: owner.id,
       providerId,
       subject: profile.subject,
       email: profile.email,
@@ -46,17 +51,17 @@ export async function linkIdentity(
     .returning({ id: userIdentities.id });
   if (!inserted) {
     const existing = await findIdentity(db, environment.id, providerId, profile.subject);
-    if (existing?.userId === user.id) return { id: existing.id };
+    if (existing?.userId === owner.id) return { id: existing.id };
     throw new AppError("identity_already_linked", "This provider account is already connected to another user.");
   }
   await recordEvent(db, {
     environmentId: environment.id,
     type: "identity.linked",
     actor,
-    subjectId: user.id,
+    subjectId: owner.id,
     data: { identityId: inserted.id, providerId },
   });
-  await sendIdentityNotice(db, environment, user, "account_connected", providerId);
+  await sendIdentityNotice(db, environment, owner, "account_connected", providerId);
   return inserted;
 }
 

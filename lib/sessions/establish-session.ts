@@ -70,8 +70,9 @@ export interface Proof {
 /**
  * Whether a sign-in with these methods still owes a second factor or its
  * enrollment (CONTRACT §3). A proof that already holds a second factor (a passkey
- * sign-in, a redeemed mfaToken) owes nothing, and an impersonation is the
- * operator's act, not the user's sign-in. Costs one query only for the others.
+ * sign-in, a redeemed mfaToken) owes nothing, an impersonation is the operator's
+ * act, not the user's sign-in, and a satellite continues its primary's sign-in.
+ * Costs one query only for the others.
  */
 async function owedFactor(
   db: Database,
@@ -80,6 +81,9 @@ async function owedFactor(
   proof: Proof,
 ): Promise<Establishment | null> {
   if (proof.methods.some((method) => SECOND_FACTOR_METHODS.has(method) || method === "impersonation")) return null;
+  // A satellite is its live primary session on another host: the primary has answered
+  // what it owed, and a challenge here would open a session that no longer names it.
+  if (proof.parentSession) return null;
   const factors = proof.factors ?? (await readUserFactors(db, user.id));
   const due = dueSecondFactors(environment, factors);
   if (due.length > 0) {

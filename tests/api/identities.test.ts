@@ -2,8 +2,10 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { events, userIdentities } from "@/db/schema";
+import { findEnvironment } from "@/lib/environments/context";
 import { findIdentity } from "@/lib/identities/find-identity";
-import { recordIdentitySignIn } from "@/lib/identities/link-identity";
+import { linkIdentity, recordIdentitySignIn } from "@/lib/identities/link-identity";
+import { getUserOrThrow } from "@/lib/users/get-user";
 import { expectProblem } from "../helpers/api";
 import { ageSignIn, clientApi, emailCount, latestEmail, signedUpClient } from "../helpers/client";
 import { deadPort } from "../helpers/dead-port";
@@ -105,6 +107,29 @@ describe("linkIdentity", () => {
     for (const result of results.filter((r) => r.status === "rejected")) expect(result.reason).toMatchObject({ code: "identity_already_linked" });
     const rows = await getDb().select().from(userIdentities).where(eq(userIdentities.environmentId, env.environmentId));
     expect(rows).toHaveLength(1);
+  });
+
+  it("refuses a user of another environment (403) and a deleted user (404): no row, no event", async () => {
+    const home = await newEnvironment();
+    const foreign = await newEnvironment();
+    const stranger = await passwordlessUser(foreign);
+    const environment = await findEnvironment(getDb(), home.environmentId);
+    if (!environment) throw new Error("no environment");
+    const actor = { type: "user" as const, id: stranger.user.id, requestId: "req_cross_tenant" };
+    const strangerRow = await getUserOrThrow(getDb(), foreign.environmentId, stranger.user.id);
+    await expect(
+      getDb().transaction((tx) => linkIdentity(tx, environment, strangerRow, { providerId: "github", profile: providerProfile() }, actor)),
+    ).rejects.toMatchObject({ code: "environment_mismatch" });
+    expect(await storedIdentities(stranger.user.id)).toEqual([]);
+
+    const { user } = await passwordlessUser(home);
+    const row = await getUserOrThrow(getDb(), home.environmentId, user.id);
+    await home.api.delete(`/users/${user.id}`);
+    await expect(
+      getDb().transaction((tx) => linkIdentity(tx, environment, row, { providerId: "github", profile: providerProfile() }, actor)),
+    ).rejects.toMatchObject({ code: "resource_not_found" });
+    expect(await storedIdentities(user.id)).toEqual([]);
+    expect(await identityEvents(user.id)).toEqual([]);
   });
 
   it("no notice, no identity: with the mail transport down nothing is linked", async () => {
@@ -293,6 +318,14 @@ describe("DELETE /_svc/users/me/identities/{identityId}", () => {
       delete process.env.EMAIL_TRANSPORT;
       delete process.env.SMTP_URL;
     }
+    expect(await storedIdentities(session.user.id)).toHaveLength(1);
+  });
+
+  it("a cookie-authenticated request from a foreign Origin is refused (403 origin_not_allowed) and the account stays", async () => {
+    const env = await newEnvironment();
+    const { client, session } = await signedUpClient(env.publishableKey, uniqueEmail(), STRONG_PASSWORD);
+    const { id } = await linkTestIdentity(env.environmentId, session.user.id, "github");
+    expectProblem(await client.delete(`/users/me/identities/${id}`, undefined, { origin: "https://evil.example" }), 403, "origin_not_allowed");
     expect(await storedIdentities(session.user.id)).toHaveLength(1);
   });
 

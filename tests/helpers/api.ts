@@ -101,6 +101,8 @@ export const USER_OPERATIONS: OperationCase[] = [
   { name: "revoke all sessions", method: "DELETE", path: ({ userId }) => `/users/${userId}/sessions` },
   { name: "revoke one session", method: "DELETE", path: ({ userId, sessionId }) => `/users/${userId}/sessions/${sessionId}` },
   { name: "reset second factors", method: "DELETE", path: ({ userId }) => `/users/${userId}/mfa` },
+  // Any UUID stands for the identity: the user is checked first.
+  { name: "disconnect an identity", method: "DELETE", path: ({ userId, sessionId }) => `/users/${userId}/identities/${sessionId}` },
 ];
 
 /** Every Server API operation, for the checks that do not depend on a user. */

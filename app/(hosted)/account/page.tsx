@@ -3,6 +3,7 @@ import { getDb } from "@/db/client";
 import { DataExportSection } from "@/components/hosted/account/data-export-section";
 import { DeleteAccountSection } from "@/components/hosted/account/delete-account-section";
 import { EmailAddressesSection } from "@/components/hosted/account/email-addresses-section";
+import { IdentitiesSection } from "@/components/hosted/account/identities-section";
 import { PasskeysSection } from "@/components/hosted/account/passkeys-section";
 import { PasswordSection } from "@/components/hosted/account/password-section";
 import { ProfileSection } from "@/components/hosted/account/profile-section";
@@ -20,7 +21,10 @@ import { loadHostedPage } from "@/lib/hosted/hosted-context";
 import { format } from "@/lib/hosted/i18n/messages";
 import { hostedMetadata, type HostedPageProps } from "@/lib/hosted/page-metadata";
 import { hostedHref, searchParam, hostedFlowFromSearch } from "@/lib/hosted/hosted-flow";
+import { CONNECTED_PARAM, connectLinks } from "@/lib/identities/connect-links";
+import { listMyIdentities } from "@/lib/identities/manage-identities";
 import { readUserFactors } from "@/lib/mfa/user-factors";
+import { listPublicOAuthProviders } from "@/lib/oauth/provider-buttons";
 import { listMyPasskeys } from "@/lib/passkeys/manage-passkeys";
 import { sessionState } from "@/lib/sessions/gates";
 import { listMySessions } from "@/lib/sessions/my-sessions";
@@ -29,7 +33,7 @@ import { listEmailAddresses } from "@/lib/users/email-addresses";
 
 export const generateMetadata = (props: HostedPageProps) => hostedMetadata(props, (t) => t.account.title);
 
-// GET /account — profile, email addresses, password, two-step verification, passkeys, sessions and deletion for the signed-in user.
+// GET /account — profile, email addresses, password, two-step verification, passkeys, connected accounts, sessions and deletion for the signed-in user.
 export default async function AccountPage({ searchParams }: HostedPageProps) {
   const search = await searchParams;
   const flow = hostedFlowFromSearch(search);
@@ -40,13 +44,22 @@ export default async function AccountPage({ searchParams }: HostedPageProps) {
   if (state.status === "PENDING") redirect(nextStepUrl({ ...context, flow }, state));
 
   const { user } = session;
-  const [addresses, sessions, dataRequests, factors, passkeys] = await Promise.all([
+  const [addresses, sessions, dataRequests, factors, passkeys, identities, providers] = await Promise.all([
     listEmailAddresses(getDb(), session),
     listMySessions(getDb(), session),
     listDataRequests(getDb(), session),
     readUserFactors(getDb(), user.id),
     listMyPasskeys(getDb(), session),
+    listMyIdentities(getDb(), session),
+    listPublicOAuthProviders(getDb(), environment.id),
   ]);
+  const connectedProvider = searchParam(search, CONNECTED_PARAM);
+  const linkOutcome = connectedProvider
+    ? {
+        providerName: providers.data.find((provider) => provider.id === connectedProvider)?.name ?? null,
+        error: searchParam(search, "error"),
+      }
+    : null;
   const hasPassword = passwordStatus(session).hasPassword;
   const dates = dateTimeFormat(locale);
   const backTo = backToAppUrl({ ...context, flow });
@@ -81,6 +94,14 @@ export default async function AccountPage({ searchParams }: HostedPageProps) {
         email={user.email}
       />
       <PasskeysSection t={t} flow={flow} dates={dates} passkeys={passkeys.items} />
+      <IdentitiesSection
+        t={t}
+        flow={flow}
+        dates={dates}
+        identities={identities.items}
+        connect={connectLinks(environment, session, flow, providers.data, identities.items.map((identity) => identity.provider))}
+        outcome={linkOutcome}
+      />
       <SessionsSection t={t} flow={flow} locale={locale} sessions={sessions.items} />
       <DataExportSection t={t} flow={flow} appName={branding.applicationName} dates={dates} requests={dataRequests.items} />
       {user.email ? <DeleteAccountSection t={t} flow={flow} email={user.email} /> : null}

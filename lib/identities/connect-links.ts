@@ -1,0 +1,46 @@
+import type { EnvironmentContext } from "../environments/context";
+import { hostedHref, type HostedFlow } from "../hosted/hosted-flow";
+import type { ActiveSession } from "../sessions/resolve-session";
+
+export interface ConnectLink {
+  providerId: string;
+  name: string;
+  href: string;
+}
+
+export interface ConnectLinks {
+  links: ConnectLink[];
+  /** The links lead to "confirm it's you" first: the session's sign-in is not recent. */
+  reverifyFirst: boolean;
+}
+
+/** The outcome of a link flow, as the account page is sent back to it. */
+export const CONNECTED_PARAM = "connected";
+
+/**
+ * The account page's "connect" buttons: plain links (no JavaScript) to the OAuth
+ * link flow, for the enabled providers the user has not connected yet. The flow
+ * ends back on the account page, naming the provider (and `error=` when it
+ * failed). Connecting is a sensitive change: without a recent sign-in the links
+ * go to the page's "confirm it's you" form first instead of to an answer of 403.
+ */
+export function connectLinks(
+  environment: EnvironmentContext,
+  current: ActiveSession,
+  flow: HostedFlow,
+  providers: { id: string; name: string }[],
+  connectedProviderIds: string[],
+): ConnectLinks {
+  const recent = Date.now() - current.session.lastVerifiedAt.getTime() <= environment.settings.sessions.reverificationSeconds * 1000;
+  const connected = new Set(connectedProviderIds);
+  const links = providers
+    .filter((provider) => !connected.has(provider.id))
+    .map((provider) => {
+      if (!recent) return { providerId: provider.id, name: provider.name, href: `${hostedHref("/account", flow, { reverify: "1" })}#reverify` };
+      const query = new URLSearchParams({ redirect_url: hostedHref("/account", flow, { [CONNECTED_PARAM]: provider.id }) });
+      // Browser-navigated Client API endpoints take the environment from `pk` where the host does not name it.
+      if (flow.publishableKey) query.set("pk", flow.publishableKey);
+      return { providerId: provider.id, name: provider.name, href: `/_svc/auth/oauth2/${encodeURIComponent(provider.id)}/link?${query}` };
+    });
+  return { links, reverifyFirst: !recent };
+}
