@@ -74,6 +74,7 @@ export async function beginFlow(
     state: started.state,
     nonce: started.nonce,
     codeVerifier: started.codeVerifier,
+    requestId: context.requestId,
   });
   return { location: url.toString(), browserCookie: started.browserCookie };
 }

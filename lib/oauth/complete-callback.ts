@@ -92,7 +92,13 @@ export function receivedUrl(base: LinkBase, providerId: string, query: CallbackQ
 }
 
 /** Exchanges the code with the provider the flow was started for; the flow's nonce and verifier. */
-export async function profileForFlow(db: Database, environment: EnvironmentContext, flow: ConsumedFlow, query: CallbackQuery): Promise<ProviderProfile> {
+export async function profileForFlow(
+  db: Database,
+  environment: EnvironmentContext,
+  flow: ConsumedFlow,
+  query: CallbackQuery,
+  requestId: string,
+): Promise<ProviderProfile> {
   assertNoProviderError(query);
   const provider = await loadProviderOrThrow(db, environment, flow.providerId);
   return exchangeCallback(provider, {
@@ -101,6 +107,7 @@ export async function profileForFlow(db: Database, environment: EnvironmentConte
     state: String(query.state),
     nonce: flow.nonce,
     codeVerifier: flow.codeVerifier,
+    requestId,
   });
 }
 
@@ -128,7 +135,7 @@ export async function completeCallback(
   const environment = callerEnvironment ?? (await findEnvironment(db, flow.environmentId));
   if (!environment) return { location: failureLocation(null, flow, hereBase, "oauth_state_invalid") };
   try {
-    const profile = await profileForFlow(db, environment, flow, query);
+    const profile = await profileForFlow(db, environment, flow, query, context.requestId);
     return await signInWithProfile(db, environment, flow, profile, context).catch((error: unknown) => {
       // Two first sign-ins of one provider account (or address) at once: the loser's transaction is undone.
       if (isUniqueViolation(error)) throw new AppError("identifier_exists", "This account was just created by another sign-in; try again.");

@@ -56,7 +56,7 @@ export async function completeLink(
     if (flow.sessionId !== current.session.id || flow.userId !== current.user.id) {
       throw new AppError("forbidden", "This connection was started by another session.");
     }
-    const profile = await profileForFlow(db, environment, flow, query);
+    const profile = await profileForFlow(db, environment, flow, query, context.requestId);
     const actor: RequestActor = { type: "user", id: current.user.id, requestId: context.requestId };
     await db.transaction((tx) => linkIdentity(tx, environment, current.user, { providerId: flow.providerId, profile }, actor));
   } catch (error) {

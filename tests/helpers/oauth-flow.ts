@@ -1,7 +1,5 @@
 import { expect } from "vitest";
 import { getDb } from "@/db/client";
-import { oauthProviders } from "@/db/schema";
-import { seal } from "@/lib/crypto/secret-box";
 import { findEnvironment } from "@/lib/environments/context";
 import { linkBase } from "@/lib/environments/environment-links";
 import { callbackUrl } from "@/lib/oauth/provider-client";
@@ -21,7 +19,8 @@ export type TestEnvironment = Awaited<ReturnType<typeof newEnvironment>> & { ori
 /**
  * Environments with the loopback provider configured as `idp` and `other`, their
  * app and native origins allowed and sign-in limits loose enough for a test file;
- * the provider knows every environment's callback URLs. `settings` are patched in.
+ * the provider knows every environment's callback URLs and is added through the
+ * Server API. `settings` are patched in.
  */
 export async function oauthEnvironments(count: number, settings: Record<string, unknown>[] = []) {
   const environments: TestEnvironment[] = [];
@@ -41,17 +40,15 @@ export async function oauthEnvironments(count: number, settings: Record<string, 
   });
   for (const environment of environments) {
     for (const id of PROVIDER_IDS) {
-      await getDb()
-        .insert(oauthProviders)
-        .values({
-          environmentId: environment.environmentId,
-          id,
-          type: "oidc",
-          name: id === "idp" ? "Loopback IdP" : "Other IdP",
-          clientId: idp.client.clientId,
-          clientSecretSealed: await seal(idp.client.clientSecret),
-          issuer: idp.issuer,
-        });
+      const res = await environment.api.post("/oauth-providers", {
+        id,
+        type: "oidc",
+        name: id === "idp" ? "Loopback IdP" : "Other IdP",
+        issuer: idp.issuer,
+        clientId: idp.client.clientId,
+        clientSecret: idp.client.clientSecret,
+      });
+      if (res.status !== 201) throw new Error(`adding provider ${id}: ${res.status} ${res.text}`);
     }
   }
   return { environments, idp };
