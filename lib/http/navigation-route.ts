@@ -19,7 +19,7 @@ export function navigationRoute<P extends ZodOrNone, Q extends ZodOrNone, B exte
 }
 
 function withQueryPublishableKey(request: Request): Request {
-  if (request.headers.has("x-api-key")) return request;
+  if (request.headers.get("x-api-key")) return request;
   const publishableKey = new URL(request.url).searchParams.get("pk");
   if (!publishableKey) return request;
   const headers = new Headers(request.headers);

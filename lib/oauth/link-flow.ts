@@ -1,7 +1,7 @@
 import type { Database } from "@/db/client";
 import type { RequestActor } from "../audit/record-event";
 import type { EnvironmentContext } from "../environments/context";
-import { linkBase } from "../environments/environment-links";
+import { environmentUrl, linkBase } from "../environments/environment-links";
 import { AppError } from "../errors";
 import type { RequestContext } from "../http/request-context";
 import { safeRedirect } from "../http/safe-redirect";
@@ -62,5 +62,6 @@ export async function completeLink(
   } catch (error) {
     return failureLocation(environment, flow, flow.base, failureCode(error, context.requestId));
   }
-  return safeRedirect(flow.redirectUrl ?? "/account", environment, flow.base).url;
+  // The default, the account page, names the environment with pk where the host does not.
+  return flow.redirectUrl ? safeRedirect(flow.redirectUrl, environment, flow.base).url : environmentUrl(flow.base, "/account");
 }

@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { legalAcceptances, oneTimeCodes, sessions, userIdentities, users } from "@/db/schema";
+import { publicUrl } from "@/lib/config/runtime";
 import { expectProblem } from "../helpers/api";
 import { ageSignIn, clientApi, latestEmail } from "../helpers/client";
 import { createUser, STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
@@ -282,5 +283,30 @@ describe("linking a provider account to the signed-in user", () => {
     signIn.client.jar.set("__gh_session", client.jar.get("__gh_session") ?? "");
     const asLink = new URL(signIn.callback.toString().replace("/oauth2/idp/callback", "/oauth2/link/complete"));
     expect(new URL(location(await follow(signIn.client, asLink))).searchParams.get("error")).toBe("oauth_state_invalid");
+  });
+
+  it("through PUBLIC_URL (no frontend host, no X-API-Key): pk names the environment at link and link/complete, the callback finds it from the flow", async () => {
+    const email = uniqueEmail("public");
+    const user = await createUser(open.api, { email, password: STRONG_PASSWORD });
+    const { client } = await signedInClient(open.publishableKey, email);
+    const publicOrigin = new URL(publicUrl()).origin;
+    const browser = { "x-api-key": "", "x-forwarded-host": new URL(publicUrl()).host };
+    const pk = `pk=${open.publishableKey}`;
+    const providerUrl = new URL(location(await client.get(`/auth/oauth2/idp/link?${pk}`, browser)));
+    expect(providerUrl.searchParams.get("redirect_uri")).toBe(`${publicOrigin}/_svc/auth/oauth2/idp/callback`);
+    const account = idp.addAccount({ email: null });
+    const callback = await atProvider(idp, providerUrl.toString(), account.sub);
+    const complete = new URL(location(await follow(client, callback, browser)));
+    expect(complete.origin).toBe(publicOrigin);
+    expect(complete.searchParams.get("pk")).toBe(open.publishableKey);
+    expect(location(await follow(client, complete, browser))).toBe(`${publicOrigin}/account?${pk}`);
+    const [identity] = await getDb().select().from(userIdentities).where(eq(userIdentities.subject, account.sub));
+    expect(identity?.userId).toBe(user.id);
+
+    const signIn = clientApi(open.publishableKey);
+    const started = location(await signIn.get(`/auth/oauth2/idp/authorize?${pk}`, browser));
+    const back = await atProvider(idp, started, account.sub);
+    expect(location(await follow(signIn, back, browser))).toBe(`${publicOrigin}/account?${pk}`);
+    expect((await signIn.get("/users/me")).body.id).toBe(user.id);
   });
 });

@@ -1,5 +1,6 @@
 import { expect } from "vitest";
 import { getDb } from "@/db/client";
+import { publicUrl } from "@/lib/config/runtime";
 import { findEnvironment } from "@/lib/environments/context";
 import { linkBase } from "@/lib/environments/environment-links";
 import { callbackUrl } from "@/lib/oauth/provider-client";
@@ -35,8 +36,10 @@ export async function oauthEnvironments(count: number, settings: Record<string, 
     if (!context) throw new Error("no environment");
     environments.push({ ...created, origin: linkBase(context, null).origin });
   }
+  // Each environment's frontend host, and PUBLIC_URL (where an environment is named by pk).
+  const origins = [...environments.map((environment) => environment.origin), new URL(publicUrl()).origin];
   const idp = await startOidcProvider({
-    redirectUris: environments.flatMap((environment) => PROVIDER_IDS.map((id) => callbackUrl({ origin: environment.origin, publishableKey: null }, id))),
+    redirectUris: origins.flatMap((origin) => PROVIDER_IDS.map((id) => callbackUrl({ origin, publishableKey: null }, id))),
   });
   for (const environment of environments) {
     for (const id of PROVIDER_IDS) {
