@@ -31,9 +31,6 @@ export interface CallbackOutcome {
   mfaFlow?: MfaFlow;
 }
 
-/** Codes a failed flow reports in `?error=` (and on the hosted error page). */
-export type FlowErrorCode = string;
-
 /** `url` with extra query parameters (a native app's custom scheme keeps its form). */
 export function withParams(url: string, params: Record<string, string>): string {
   const target = new URL(url);
@@ -41,8 +38,8 @@ export function withParams(url: string, params: Record<string, string>): string 
   return target.toString();
 }
 
-/** The hosted page that explains a failed flow, on the flow's host. */
-export function errorPage(base: LinkBase, code: FlowErrorCode): string {
+/** The hosted page that explains a failed flow (`error=` an error code), on the flow's host. */
+export function errorPage(base: LinkBase, code: string): string {
   return environmentUrl(base, "/oauth-error", { error: code });
 }
 
@@ -56,7 +53,7 @@ export function failureLocation(
   environment: EnvironmentContext | null,
   flow: Pick<ConsumedFlow, "redirectUrl" | "base"> | null,
   fallbackBase: LinkBase,
-  code: FlowErrorCode,
+  code: string,
 ): string {
   if (environment && flow?.redirectUrl) {
     const decision = safeRedirect(flow.redirectUrl, environment, flow.base);
@@ -70,7 +67,7 @@ export function failureLocation(
  * refusal as `access_denied`, and anything unexpected (logged with the request id)
  * as `oauth_failed`, never its message or stack.
  */
-export function failureCode(error: unknown, requestId: string): FlowErrorCode {
+export function failureCode(error: unknown, requestId: string): string {
   if (error instanceof AppError) return error.properties?.providerError === "access_denied" ? "access_denied" : error.code;
   logUnexpectedError(requestId, error);
   return "oauth_failed";
