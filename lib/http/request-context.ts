@@ -33,7 +33,9 @@ export interface RequestContext {
   readonly sessionCookieHashes: string[];
   /**
    * The request's cookies, for the few flows that bind a step to the browser that
-   * started it (the OAuth `gh_oauth` cookie); absent where no request exists.
+   * started it (the OAuth `gh_oauth` cookie); absent where no request exists. A name
+   * presented twice is left out: one of them was planted (a sibling subdomain's
+   * Domain cookie, or a narrower Path), and which comes first is not ours to trust.
    */
   readonly cookies?: Readonly<Record<string, string | undefined>>;
 }
@@ -50,7 +52,16 @@ export function requestContextOf(request: Request, requestId: string): RequestCo
       return sessionCookieValues(request).filter(isSessionToken).map(sha256);
     },
     get cookies() {
-      return parseCookies(request.headers.get("cookie") ?? "");
+      return unambiguousCookies(request.headers.get("cookie") ?? "");
     },
   };
+}
+
+function unambiguousCookies(header: string): Record<string, string | undefined> {
+  const seen = new Map<string, number>();
+  for (const pair of header.split(";")) {
+    const name = pair.split("=", 1)[0]?.trim();
+    if (name) seen.set(name, (seen.get(name) ?? 0) + 1);
+  }
+  return Object.fromEntries(Object.entries(parseCookies(header)).filter(([name]) => seen.get(name) === 1));
 }

@@ -261,6 +261,14 @@ describe("state: single use, bound to the browser and the provider", () => {
     expect(victim.jar.get("__gh_session")).toBeUndefined();
   });
 
+  it("two gh_oauth cookies (one planted by a sibling subdomain or a narrower path) bind nothing", async () => {
+    const { client, callback } = await pendingCallback();
+    const own = client.jar.get("gh_oauth") ?? "";
+    const res = await follow(clientApi(env.publishableKey), callback, { cookie: `gh_oauth=${own}; gh_oauth=${"A".repeat(43)}` });
+    expect(errorOf(location(res))).toBe("oauth_state_invalid");
+    expect(location(await follow(client, callback))).toBe(`${env.origin}/account`);
+  });
+
   it("expired → refused", async () => {
     const { client, callback } = await pendingCallback();
     await getDb().update(oauthFlows).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(oauthFlows.environmentId, env.environmentId));
