@@ -196,6 +196,21 @@ describe("MFA still applies", () => {
   });
 });
 
+describe("MFA required by the environment", () => {
+  it("a new OAuth user is sent to the hosted enrollment with its token in gh_mfa, no session yet", async () => {
+    expect((await env.api.patch("/environment", { mfa: { required: true } })).status).toBe(200);
+    try {
+      const client = clientApi(env.publishableKey);
+      const target = location(await webSignIn(client, idp, idp.addAccount({ email: uniqueEmail("enroll"), emailVerified: true }).sub));
+      expect(target).toBe(`${env.origin}/mfa-enrollment`);
+      expect(client.jar.get("__gh_session")).toBeUndefined();
+      expect(JSON.parse(cookieValue(client, "gh_mfa") ?? "{}")).toMatchObject({ environmentId: env.environmentId, kind: "enrollment" });
+    } finally {
+      await env.api.patch("/environment", { mfa: { required: false } });
+    }
+  });
+});
+
 describe("state: single use, bound to the browser and the provider", () => {
   async function pendingCallback() {
     const client = clientApi(env.publishableKey);
