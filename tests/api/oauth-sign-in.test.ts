@@ -17,6 +17,7 @@ import {
   webSignIn,
   type TestEnvironment,
 } from "../helpers/oauth-flow";
+import { startGitHubFake } from "../helpers/github-fake";
 import type { LoopbackOidcProvider } from "../helpers/oidc-provider";
 
 let idp: LoopbackOidcProvider;
@@ -114,6 +115,32 @@ describe("web sign-in against a real OpenID provider", () => {
     const res = await follow(client, callback, { "x-api-key": "" });
     expect(location(res)).toBe(`${env.origin}/account`);
     expect((await client.get("/users/me")).status).toBe(200);
+  });
+});
+
+describe("GitHub (OAuth2 and its REST API, a loopback fake)", () => {
+  it("a verified primary address makes the user; an unverified one matching an account is refused with account_exists", async () => {
+    const github = await startGitHubFake();
+    try {
+      const added = await env.api.post("/oauth-providers", { id: "github", type: "github", clientId: github.clientId, clientSecret: github.clientSecret, issuer: github.baseUrl });
+      expect(added.status, added.text).toBe(201);
+      const client = clientApi(env.publishableKey);
+      const providerUrl = await startSignIn(client, "", "github");
+      const callback = await github.signIn(providerUrl, github.users.verified.login);
+      expect(location(await follow(client, callback))).toBe(`${env.origin}/account`);
+      const me = await client.get("/users/me");
+      expect(me.body.email).toBe(github.users.verified.emails.find((entry) => entry.primary)?.email.toLowerCase());
+      expect((await identitiesOf(String(github.users.verified.id)))[0]).toMatchObject({ providerId: "github", userId: me.body.id });
+
+      const email = (github.users.unverified.emails[0]?.email ?? "").toLowerCase();
+      await createUser(env.api, { email, password: STRONG_PASSWORD });
+      const other = clientApi(env.publishableKey);
+      const back = await github.signIn(await startSignIn(other, "", "github"), github.users.unverified.login);
+      expect(location(await follow(other, back))).toBe(`${env.origin}/oauth-error?error=account_exists`);
+      expect(other.jar.get("__gh_session")).toBeUndefined();
+    } finally {
+      await github.close();
+    }
   });
 });
 
