@@ -44,3 +44,26 @@ export function connectLinks(
     });
   return { links, reverifyFirst: !recent };
 }
+
+/**
+ * "Confirm it's you" with a connected provider account, for the reverification
+ * form: plain links to the OAuth reverify flow of each enabled provider the user
+ * has connected, ending back on the account page. None for a user with two-step
+ * verification, who confirms with the code or a passkey (OAuth is a first factor).
+ */
+export function reverifyLinks(
+  flow: HostedFlow,
+  providers: { id: string; name: string }[],
+  connectedProviderIds: string[],
+  hasSecondFactor: boolean,
+): ConnectLink[] {
+  if (hasSecondFactor) return [];
+  const connected = new Set(connectedProviderIds);
+  return providers
+    .filter((provider) => connected.has(provider.id))
+    .map((provider) => {
+      const query = new URLSearchParams({ redirect_url: hostedHref("/account", flow, { reverified: "1" }) });
+      if (flow.publishableKey) query.set("pk", flow.publishableKey);
+      return { providerId: provider.id, name: provider.name, href: `/_svc/auth/oauth2/${encodeURIComponent(provider.id)}/reverify?${query}` };
+    });
+}

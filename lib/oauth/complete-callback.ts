@@ -12,7 +12,7 @@ import { logUnexpectedError } from "../http/log";
 import { establishSession, type SessionGrant } from "../sessions/establish-session";
 import { issueSessionTicket } from "../tickets/session-tickets";
 import { loadProviderOrThrow } from "./begin-authorization";
-import { BROWSER_COOKIE, consumeFlow, peekFlowBase, type ConsumedFlow } from "./flows";
+import { BROWSER_COOKIE, consumeFlow, peekFlowBase, SESSION_FLOW_COMPLETE_PATHS, type ConsumedFlow } from "./flows";
 import { callbackUrl, exchangeCallback } from "./provider-client";
 import type { ProviderProfile } from "./profile";
 import { resolveSignIn } from "./resolve-sign-in";
@@ -111,7 +111,8 @@ export async function profileForFlow(
 /**
  * GET /_svc/auth/oauth2/{provider}/callback. The state must name a live flow of this
  * provider started in this browser; it is consumed before anything else happens.
- * A link flow is handed on, unconsumed, to link/complete. Every failure ends on a
+ * A flow a signed-in session started (link, reverify) is handed on, unconsumed, to
+ * its completion endpoint. Every failure ends on a
  * redirect with an error code, never a stack trace.
  */
 export async function completeCallback(
@@ -125,8 +126,10 @@ export async function completeCallback(
   const hereBase = callerEnvironment ? linkBase(callerEnvironment, context.host) : { origin: new URL(publicUrl()).origin, publishableKey: null };
   const flow = await consumeFlow(db, callerEnvironment?.id ?? null, { ...match, intent: "sign_in" });
   if (!flow) {
-    const linkFlowBase = await peekFlowBase(db, callerEnvironment?.id ?? null, { ...match, intent: "link" });
-    if (linkFlowBase) return { location: linkCompleteUrl(linkFlowBase, query) };
+    const sessionFlow = await peekFlowBase(db, callerEnvironment?.id ?? null, { ...match, intent: ["link", "reverify"] });
+    if (sessionFlow && sessionFlow.intent !== "sign_in") {
+      return { location: sessionFlowCompleteUrl(sessionFlow.base, SESSION_FLOW_COMPLETE_PATHS[sessionFlow.intent], query) };
+    }
     return { location: failureLocation(null, null, hereBase, "oauth_state_invalid") };
   }
   const environment = callerEnvironment ?? (await findEnvironment(db, flow.environmentId));
@@ -143,11 +146,11 @@ export async function completeCallback(
   }
 }
 
-/** link/complete on the flow's host, with the provider's parameters unchanged (and `pk` off a frontend host). */
-function linkCompleteUrl(base: LinkBase, query: CallbackQuery): string {
+/** A session flow's completion (link/complete, reverify/complete) on the flow's host, with the provider's parameters unchanged (and `pk` off a frontend host). */
+function sessionFlowCompleteUrl(base: LinkBase, path: string, query: CallbackQuery): string {
   const params: Record<string, string> = {};
   for (const [name, value] of Object.entries(query)) if (typeof value === "string" && name !== "pk") params[name] = value;
-  return environmentUrl(base, "/_svc/auth/oauth2/link/complete", params);
+  return environmentUrl(base, path, params);
 }
 
 /**

@@ -12,8 +12,10 @@ import {
   getContinuationOperation,
   linkCompleteOperation,
   linkOperation,
+  oauthReverifyCompleteOperation,
+  oauthReverifyOperation,
 } from "./flow-operations";
-import { beginLink, completeLink } from "./link-flow";
+import { beginLink, beginReverify, completeLink, completeReverify } from "./link-flow";
 import { describeContinuation, finishContinuation } from "./signup-continuation";
 
 /*
@@ -66,6 +68,16 @@ export const linkEndpoint = endpoint(linkOperation, async ({ environment, sessio
 
 export const linkCompleteEndpoint = endpoint(linkCompleteOperation, async ({ environment, session, query, context }) =>
   new SeeOther(await completeLink(getDb(), environment, session, query, context)),
+);
+
+export const reverifyEndpoint = endpoint(oauthReverifyOperation, async ({ environment, session, params, query, context, effects }) => {
+  const authorization = await beginReverify(getDb(), environment, session, { providerId: params.provider, redirectUrl: query.redirect_url ?? null }, context);
+  effects.setFlowCookie(authorization.browserCookie);
+  return new SeeOther(authorization.location);
+});
+
+export const reverifyCompleteEndpoint = endpoint(oauthReverifyCompleteOperation, async ({ environment, session, query, context }) =>
+  new SeeOther(await completeReverify(getDb(), environment, session, query, context)),
 );
 
 export const getContinuationEndpoint = endpoint(getContinuationOperation, ({ environment, query }) =>

@@ -85,6 +85,37 @@ export const linkCompleteOperation = defineOperation({
   errors: [...CLIENT, "unauthorized", "session_pending", "invalid_request"],
 });
 
+export const oauthReverifyOperation = defineOperation({
+  operationId: "oauthReverify",
+  method: "get",
+  path: "/_svc/auth/oauth2/{provider}/reverify",
+  summary: "Confirm it is you with a connected provider account",
+  description:
+    "\"Confirm it's you\" for a user who signs in with a provider account (and may have no password): 303 to the provider, as authorize does; the flow is bound to this session and ends at /_svc/auth/oauth2/reverify/complete, which opens the session's reverification window (like POST /_svc/auth/reverify) when the account that signed in at the provider is one connected to this user. OAuth proves a first factor only: a user with two-step verification gets 403 forbidden and confirms with the authenticator code or a passkey instead.",
+  tags,
+  auth: "session",
+  rateLimits: [{ action: "signIn" }],
+  params: providerParams,
+  query: linkQuery,
+  response: REDIRECT,
+  errors: [...CLIENT, "unauthorized", "session_pending", "forbidden", "invalid_request", "resource_not_found", "oauth_failed", "rate_limited"],
+});
+
+export const oauthReverifyCompleteOperation = defineOperation({
+  operationId: "oauthReverifyComplete",
+  method: "get",
+  path: "/_svc/auth/oauth2/reverify/complete",
+  summary: "Complete confirming it is you with a provider account",
+  description:
+    "Reached from the callback (proxy redirect) on the host where the session lives. The flow must have been started by this very session, still live. 303 to the flow's `redirect_url` (default: the hosted account page), with `error=<code>` on failure: `forbidden` (the provider account is not connected to this user, another session started the flow, or two-step verification is on), `oauth_state_invalid`, `access_denied`, `oauth_failed`.",
+  tags,
+  auth: "session",
+  params: undefined,
+  query: callbackQuery,
+  response: REDIRECT,
+  errors: [...CLIENT, "unauthorized", "session_pending", "invalid_request"],
+});
+
 export const getContinuationOperation = defineOperation({
   operationId: "getSignUpContinuation",
   method: "get",

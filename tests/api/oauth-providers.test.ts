@@ -198,6 +198,7 @@ describe("OAuth providers CRUD (Server API)", () => {
       [{ ...base, id: "x".repeat(33) }, "id"],
       [{ ...base, id: "providers" }, "id"],
       [{ ...base, id: "link" }, "id"],
+      [{ ...base, id: "reverify" }, "id"],
       [{ ...base, type: "facebook" }, "type"],
       [{ ...base, clientSecret: "" }, "clientSecret"],
       [{ ...base, clientId: 5 }, "clientId"],
