@@ -12,6 +12,7 @@ import { logUnexpectedError } from "../http/log";
 import { establishSession, type SessionGrant } from "../sessions/establish-session";
 import { issueSessionTicket } from "../tickets/session-tickets";
 import { loadProviderOrThrow } from "./begin-authorization";
+import type { CallbackTiming } from "./callback-timing";
 import { BROWSER_COOKIE, consumeFlow, peekFlowBase, SESSION_FLOW_COMPLETE_PATHS, type ConsumedFlow } from "./flows";
 import { callbackUrl, exchangeCallback } from "./provider-client";
 import type { ProviderProfile } from "./profile";
@@ -88,24 +89,30 @@ export function receivedUrl(base: LinkBase, providerId: string, query: CallbackQ
   return url;
 }
 
-/** Exchanges the code with the provider the flow was started for; the flow's nonce and verifier. */
+/**
+ * Exchanges the code with the provider the flow was started for; the flow's nonce
+ * and verifier. `timing` (the callback's Server-Timing) times the exchange alone.
+ */
 export async function profileForFlow(
   db: Database,
   environment: EnvironmentContext,
   flow: ConsumedFlow,
   query: CallbackQuery,
   requestId: string,
+  timing?: CallbackTiming,
 ): Promise<ProviderProfile> {
   assertNoProviderError(query);
   const provider = await loadProviderOrThrow(db, environment, flow.providerId);
-  return exchangeCallback(provider, {
-    redirectUri: callbackUrl(flow.base, provider.id),
-    currentUrl: receivedUrl(flow.base, provider.id, query),
-    state: String(query.state),
-    nonce: flow.nonce,
-    codeVerifier: flow.codeVerifier,
-    requestId,
-  });
+  const exchange = () =>
+    exchangeCallback(provider, {
+      redirectUri: callbackUrl(flow.base, provider.id),
+      currentUrl: receivedUrl(flow.base, provider.id, query),
+      state: String(query.state),
+      nonce: flow.nonce,
+      codeVerifier: flow.codeVerifier,
+      requestId,
+    });
+  return timing ? timing.exchange(exchange) : exchange();
 }
 
 /**
@@ -121,6 +128,7 @@ export async function completeCallback(
   providerId: string,
   query: CallbackQuery,
   context: RequestContext,
+  timing: CallbackTiming,
 ): Promise<CallbackOutcome> {
   const match = { state: query.state, browserToken: context.cookies?.[BROWSER_COOKIE], providerId };
   const hereBase = callerEnvironment ? linkBase(callerEnvironment, context.host) : { origin: new URL(publicUrl()).origin, publishableKey: null };
@@ -135,7 +143,7 @@ export async function completeCallback(
   const environment = callerEnvironment ?? (await findEnvironment(db, flow.environmentId));
   if (!environment) return { location: failureLocation(null, flow, hereBase, "oauth_state_invalid") };
   try {
-    const profile = await profileForFlow(db, environment, flow, query, context.requestId);
+    const profile = await profileForFlow(db, environment, flow, query, context.requestId, timing);
     return await signInWithProfile(db, environment, flow, profile, context).catch((error: unknown) => {
       // Two first sign-ins of one provider account (or address) at once: the loser's transaction is undone.
       if (isUniqueViolation(error)) throw new AppError("identifier_exists", "This account was just created by another sign-in; try again.");

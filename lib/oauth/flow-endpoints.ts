@@ -3,6 +3,7 @@ import { endpoint } from "../http/pipeline";
 import { respondWithEstablishment } from "../http/response-effects";
 import { SeeOther } from "../http/see-other";
 import { beginAuthorization } from "./begin-authorization";
+import { CallbackTiming } from "./callback-timing";
 import { completeCallback } from "./complete-callback";
 import {
   authorizeOperation,
@@ -42,9 +43,11 @@ export const authorizeEndpoint = endpoint(authorizeOperation, async ({ environme
 });
 
 export const callbackEndpoint = endpoint(callbackOperation, async ({ environment, params, query, context, effects }) => {
-  const outcome = await completeCallback(getDb(), environment, params.provider, query, context);
+  const timing = new CallbackTiming();
+  const outcome = await completeCallback(getDb(), environment, params.provider, query, context, timing);
   if (outcome.grant) effects.openSession(outcome.grant);
   if (outcome.mfaFlow) effects.rememberMfaFlow(outcome.mfaFlow);
+  effects.headers.set("server-timing", timing.header());
   return new SeeOther(outcome.location);
 });
 
