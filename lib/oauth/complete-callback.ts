@@ -111,6 +111,7 @@ export async function profileForFlow(
       nonce: flow.nonce,
       codeVerifier: flow.codeVerifier,
       requestId,
+      ...(flow.intent === "reverify" ? { signedInSince: flow.startedAt } : {}),
     });
   return timing ? timing.exchange(exchange) : exchange();
 }

@@ -72,6 +72,8 @@ export interface ConsumedFlow {
   codeChallenge: string | null;
   nonce: string;
   codeVerifier: string;
+  /** When the flow began: a reverification's provider sign-in must not be older. */
+  startedAt: Date;
 }
 
 const linkBaseSchema = z.object({ origin: z.string(), publishableKey: z.string().nullable() });
@@ -164,6 +166,7 @@ async function toConsumed(row: FlowRow): Promise<ConsumedFlow> {
     codeChallenge: row.codeChallenge,
     nonce: row.nonce,
     codeVerifier: await unseal(row.codeVerifierSealed),
+    startedAt: row.createdAt,
   };
 }
 

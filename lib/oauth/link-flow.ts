@@ -113,7 +113,10 @@ async function assertOAuthMayReverify(db: Database, userId: string): Promise<voi
  * GET /_svc/auth/oauth2/{provider}/reverify: "confirm it's you" for a user who signs
  * in with a provider account (and may have no password): a fresh sign-in at the
  * provider opens the session's reverification window, like the password does at
- * POST /auth/reverify. Bound to this session; ends at reverify/complete.
+ * POST /auth/reverify. The provider is asked for a fresh sign-in (prompt=login,
+ * max_age=0) and its id_token must say so (auth_time no older than the flow):
+ * an unlocked browser still signed in at the provider is not proof. OpenID Connect
+ * providers only. Bound to this session; ends at reverify/complete.
  */
 export async function beginReverify(
   db: Database,
@@ -123,6 +126,12 @@ export async function beginReverify(
   context: RequestContext,
 ): Promise<Authorization> {
   await assertOAuthMayReverify(db, current.user.id);
+  const provider = await loadProviderOrThrow(db, environment, input.providerId);
+  // Only OpenID Connect reports when the user last signed in (auth_time): an OAuth-only
+  // provider could pass on a remembered session without asking anyone.
+  if (provider.preset.protocol !== "oidc") {
+    throw new AppError("forbidden", `${provider.name} cannot confirm a fresh sign-in; confirm it is you another way.`);
+  }
   return beginSessionFlow(db, environment, current, "reverify", input, context);
 }
 

@@ -341,6 +341,25 @@ describe("confirming it is you with a connected provider account (users without 
     expect(location(await client.get("/auth/oauth2/other/link")).startsWith(idp.issuer)).toBe(true);
   });
 
+  it("the provider is asked for a fresh sign-in (prompt=login, max_age=0); an id_token whose auth_time predates the flow opens nothing (review finding)", async () => {
+    const { account, client, sessionId } = await providerOnlyUser();
+    const providerUrl = new URL(location(await client.get("/auth/oauth2/idp/reverify")));
+    expect(providerUrl.searchParams.get("prompt")).toBe("login");
+    expect(providerUrl.searchParams.get("max_age")).toBe("0");
+    idp.tamperIdTokens("auth_time");
+    try {
+      const complete = location(await follow(client, await atProvider(idp, providerUrl.toString(), account.sub)));
+      expect(new URL(location(await follow(client, complete))).searchParams.get("error")).toBe("oauth_failed");
+    } finally {
+      idp.tamperIdTokens(null);
+    }
+    const [session] = await getDb().select().from(sessions).where(eq(sessions.id, sessionId));
+    expect(Date.now() - (session?.lastVerifiedAt.getTime() ?? 0)).toBeGreaterThan(30 * 60_000);
+    // A sign-in flow is not held to it: auth_time is checked for reverification only.
+    const signIn = await callbackFor(open, account.sub);
+    expect(new URL(location(await follow(signIn.client, signIn.callback))).searchParams.get("error")).toBeNull();
+  });
+
   it("another provider account (not connected to the user) opens nothing: error=forbidden", async () => {
     const { client, sessionId } = await providerOnlyUser();
     const stranger = idp.addAccount({ email: uniqueEmail("stranger"), emailVerified: true });

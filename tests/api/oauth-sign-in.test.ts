@@ -147,6 +147,8 @@ describe("GitHub (OAuth2 and its REST API, a loopback fake)", () => {
       const me = await client.get("/users/me");
       expect(me.body.email).toBe(github.users.verified.emails.find((entry) => entry.primary)?.email.toLowerCase());
       expect((await identitiesOf(String(github.users.verified.id)))[0]).toMatchObject({ providerId: "github", userId: me.body.id });
+      // GitHub reports no auth_time: it cannot confirm a fresh sign-in for reverification (review finding).
+      expectProblem(await client.get("/auth/oauth2/github/reverify"), 403, "forbidden");
 
       const email = (github.users.unverified.emails[0]?.email ?? "").toLowerCase();
       await createUser(env.api, { email, password: STRONG_PASSWORD });

@@ -140,8 +140,13 @@ describe("the Connected accounts section", () => {
 describe("reverifyLinks (confirm it's you with a connected provider account)", () => {
   const flow: HostedFlow = { publishableKey: "pk_test_abc", redirectUrl: null };
 
-  it("links to the reverify flow of each connected provider, back to the account page, with pk", () => {
-    const links = reverifyLinks(flow, PROVIDERS, ["acme-sso"], false);
+  const OIDC_AND_GITHUB = [
+    { id: "github", name: "GitHub", type: "github" as const },
+    { id: "acme-sso", name: "Acme SSO", type: "oidc" as const },
+  ];
+
+  it("links to the reverify flow of each connected OpenID Connect provider (not GitHub: no auth_time), back to the account page, with pk", () => {
+    const links = reverifyLinks(flow, OIDC_AND_GITHUB, ["acme-sso", "github"], false);
     expect(links.map((link) => link.providerId)).toEqual(["acme-sso"]);
     const href = new URL(links[0]?.href ?? "", "https://auth.example.com");
     expect(href.pathname).toBe("/_svc/auth/oauth2/acme-sso/reverify");
@@ -150,6 +155,6 @@ describe("reverifyLinks (confirm it's you with a connected provider account)", (
   });
 
   it("offers none to a user with two-step verification (OAuth is a first factor only)", () => {
-    expect(reverifyLinks(flow, PROVIDERS, ["github", "acme-sso"], true)).toEqual([]);
+    expect(reverifyLinks(flow, OIDC_AND_GITHUB, ["github", "acme-sso"], true)).toEqual([]);
   });
 });
