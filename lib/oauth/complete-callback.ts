@@ -12,7 +12,7 @@ import { logUnexpectedError } from "../http/log";
 import { establishSession, type SessionGrant } from "../sessions/establish-session";
 import { issueSessionTicket } from "../tickets/session-tickets";
 import { loadProviderOrThrow } from "./begin-authorization";
-import { BROWSER_COOKIE, consumeFlow, peekFlowBase, SESSION_FLOW_COMPLETE_PATHS, type ConsumedFlow } from "./flows";
+import { consumeFlow, peekFlowBase, presentedBrowserToken, SESSION_FLOW_COMPLETE_PATHS, type ConsumedFlow } from "./flows";
 import { callbackUrl, exchangeCallback } from "./provider-client";
 import type { ProviderProfile } from "./profile";
 import { resolveSignIn } from "./resolve-sign-in";
@@ -122,8 +122,8 @@ export async function completeCallback(
   query: CallbackQuery,
   context: RequestContext,
 ): Promise<CallbackOutcome> {
-  const match = { state: query.state, browserToken: context.cookies?.[BROWSER_COOKIE], providerId };
   const hereBase = callerEnvironment ? linkBase(callerEnvironment, context.host) : { origin: new URL(publicUrl()).origin, publishableKey: null };
+  const match = { state: query.state, browserToken: presentedBrowserToken(hereBase, context), providerId };
   const flow = await consumeFlow(db, callerEnvironment?.id ?? null, { ...match, intent: "sign_in" });
   if (!flow) {
     const sessionFlow = await peekFlowBase(db, callerEnvironment?.id ?? null, { ...match, intent: ["link", "reverify"] });

@@ -12,7 +12,7 @@ export const authorizeOperation = defineOperation({
   path: "/_svc/auth/oauth2/{provider}/authorize",
   summary: "Begin OAuth sign-in",
   description:
-    "303 to the provider's authorization endpoint with a `state` (random, single use, 10 minutes, bound to this provider and to this browser by the HttpOnly cookie `gh_oauth`, path /_svc/auth/oauth2), a nonce and PKCE S256. `redirect_url` must be a path or a URL on the environment's origins (allowed origins for apps on other domains and custom schemes): anything else answers 400, never a redirect. Native apps add `_is_native=true&code_challenge=<S256>&code_challenge_method=S256` and a `redirect_url`; `plain` or a missing challenge answer 400. Reached by a browser through PUBLIC_URL, pass `pk=<publishableKey>`.",
+    "303 to the provider's authorization endpoint with a `state` (random, single use, 10 minutes, bound to this provider and to this browser by the HttpOnly, SameSite=Lax cookie `__Host-gh_oauth` (Secure, path /) on https, `gh_oauth` (path /_svc/auth/oauth2) on plain-http loopback development), a nonce and PKCE S256. A browser that presents the cookie while one of its flows is still live keeps it, so flows started in two tabs both complete; a value with no live flow behind it is never adopted: a new one is set. `redirect_url` must be a path or a URL on the environment's origins (allowed origins for apps on other domains and custom schemes): anything else answers 400, never a redirect. Native apps add `_is_native=true&code_challenge=<S256>&code_challenge_method=S256` and a `redirect_url`; `plain` or a missing challenge answer 400. Reached by a browser through PUBLIC_URL, pass `pk=<publishableKey>`.",
   tags,
   auth: "publishableKey",
   rateLimits: [{ action: "signIn" }],
@@ -44,7 +44,7 @@ export const callbackPostOperation = defineOperation({
   path: "/_svc/auth/oauth2/{provider}/callback",
   summary: "OAuth callback posted as a form (response_mode=form_post)",
   description:
-    "Providers that post their answer (Apple) land here, cross-site, where the browser sends no SameSite=Lax cookie: the answer is a 303 to the GET callback on the same host with `state`, `code`, `iss`, `error` and `error_description` in the query, a top-level navigation that carries the `gh_oauth` cookie, so the browser binding is checked there like for every provider. Changes nothing itself.",
+    "Providers that post their answer (Apple) land here, cross-site, where the browser sends no SameSite=Lax cookie: the answer is a 303 to the GET callback on the same host with `state`, `code`, `iss`, `error` and `error_description` in the query, a top-level navigation that carries the `gh_oauth` (`__Host-gh_oauth`) cookie, so the browser binding is checked there like for every provider. Changes nothing itself.",
   tags,
   auth: "none",
   params: providerParams,

@@ -12,7 +12,7 @@ import { markReverified } from "../sessions/reverification";
 import type { ActiveSession } from "../sessions/resolve-session";
 import { acceptedRedirect, beginFlow, loadProviderOrThrow, type Authorization } from "./begin-authorization";
 import { failureCode, failureLocation, profileForFlow, type CallbackQuery } from "./complete-callback";
-import { BROWSER_COOKIE, consumeFlow, type ConsumedFlow, type SessionFlowIntent } from "./flows";
+import { consumeFlow, presentedBrowserToken, type ConsumedFlow, type SessionFlowIntent } from "./flows";
 import type { ProviderProfile } from "./profile";
 
 
@@ -51,7 +51,7 @@ async function completeSessionFlow(
   act: (flow: ConsumedFlow, profile: ProviderProfile, actor: RequestActor) => Promise<unknown>,
 ): Promise<string> {
   const here = linkBase(environment, context.host);
-  const flow = await consumeFlow(db, environment.id, { state: query.state, browserToken: context.cookies?.[BROWSER_COOKIE], intent });
+  const flow = await consumeFlow(db, environment.id, { state: query.state, browserToken: presentedBrowserToken(here, context), intent });
   if (!flow) return failureLocation(null, null, here, "oauth_state_invalid");
   try {
     if (flow.sessionId !== current.session.id || flow.userId !== current.user.id) {
