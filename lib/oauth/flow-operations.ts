@@ -60,14 +60,14 @@ export const linkOperation = defineOperation({
   path: "/_svc/auth/oauth2/{provider}/link",
   summary: "Begin connecting a provider account",
   description:
-    "For a signed-in user with a recent sign-in: 303 to the provider, as authorize does; the flow is bound to this session and ends at /_svc/auth/oauth2/link/complete, then at `redirect_url` (default: the hosted account page).",
+    "For a signed-in user with a recent sign-in: 303 to the provider, as authorize does; the flow is bound to this session and ends at /_svc/auth/oauth2/link/complete, then at `redirect_url` (default: the hosted account page). Start it from a page of your own site: a navigation another site started (`Sec-Fetch-Site: cross-site`) answers 403 forbidden; same-origin, same-site, `none` (typed, bookmarked) and requests without the header pass.",
   tags,
   auth: "sensitiveSession",
   rateLimits: [{ action: "signIn" }],
   params: providerParams,
   query: linkQuery,
   response: REDIRECT,
-  errors: [...CLIENT, "unauthorized", "session_pending", "reverification_required", "invalid_request", "resource_not_found", "oauth_failed", "rate_limited"],
+  errors: [...CLIENT, "unauthorized", "session_pending", "reverification_required", "forbidden", "invalid_request", "resource_not_found", "oauth_failed", "rate_limited"],
 });
 
 export const linkCompleteOperation = defineOperation({
@@ -91,7 +91,7 @@ export const oauthReverifyOperation = defineOperation({
   path: "/_svc/auth/oauth2/{provider}/reverify",
   summary: "Confirm it is you with a connected provider account",
   description:
-    "\"Confirm it's you\" for a user who signs in with a provider account (and may have no password): 303 to the provider, as authorize does; the flow is bound to this session and ends at /_svc/auth/oauth2/reverify/complete, which opens the session's reverification window (like POST /_svc/auth/reverify) when the account that signed in at the provider is one connected to this user. OAuth proves a first factor only: a user with two-step verification gets 403 forbidden and confirms with the authenticator code or a passkey instead.",
+    "\"Confirm it's you\" for a user who signs in with a provider account (and may have no password): 303 to the provider, as authorize does; the flow is bound to this session and ends at /_svc/auth/oauth2/reverify/complete, which opens the session's reverification window (like POST /_svc/auth/reverify) when the account that signed in at the provider is one connected to this user. OAuth proves a first factor only: a user with two-step verification gets 403 forbidden and confirms with the authenticator code or a passkey instead. Like link, a navigation another site started (`Sec-Fetch-Site: cross-site`) answers 403 forbidden; same-origin, same-site, `none` and requests without the header pass.",
   tags,
   auth: "session",
   rateLimits: [{ action: "signIn" }],

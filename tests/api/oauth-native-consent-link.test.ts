@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { legalAcceptances, oneTimeCodes, sessions, userIdentities, users } from "@/db/schema";
+import { legalAcceptances, oauthFlows, oneTimeCodes, sessions, userIdentities, users } from "@/db/schema";
 import { publicUrl } from "@/lib/config/runtime";
 import { expectProblem } from "../helpers/api";
 import { ageSignIn, clientApi, latestEmail } from "../helpers/client";
@@ -266,6 +266,25 @@ describe("linking a provider account to the signed-in user", () => {
     expectProblem(await client.get("/auth/oauth2/idp/link"), 403, "reverification_required");
     expectProblem(await clientApi(open.publishableKey).get("/auth/oauth2/idp/link"), 401, "unauthorized");
     expectProblem(await clientApi(open.publishableKey).get("/auth/oauth2/link/complete?state=x"), 401, "unauthorized");
+  });
+
+  it("link and reverify refuse a start from another site (Sec-Fetch-Site: cross-site, 403 forbidden, no flow); same-origin, same-site, none and no header pass", async () => {
+    const email = uniqueEmail("xsite");
+    const user = await createUser(open.api, { email, password: STRONG_PASSWORD });
+    const { client } = await signedInClient(open.publishableKey, email);
+    const flowsOf = async () => getDb().select().from(oauthFlows).where(eq(oauthFlows.userId, user.id));
+    for (const path of ["/auth/oauth2/idp/link", "/auth/oauth2/idp/reverify"]) {
+      expectProblem(await client.get(path, { "sec-fetch-site": "cross-site" }), 403, "forbidden");
+      expectProblem(await client.get(path, { "sec-fetch-site": "Cross-Site" }), 403, "forbidden");
+    }
+    expect(await flowsOf()).toHaveLength(0);
+    for (const path of ["/auth/oauth2/idp/link", "/auth/oauth2/idp/reverify"]) {
+      for (const site of ["same-origin", "same-site", "none"]) {
+        expect(location(await client.get(path, { "sec-fetch-site": site })).startsWith(idp.issuer)).toBe(true);
+      }
+      expect(location(await client.get(path)).startsWith(idp.issuer)).toBe(true);
+    }
+    expect(await flowsOf()).toHaveLength(8);
   });
 
   it("link/complete refuses a flow started by another session of the same browser cookie, and a flow that is not a link", async () => {
