@@ -45,6 +45,7 @@ export const callbackEndpoint = endpoint(callbackOperation, async ({ environment
   const outcome = await completeCallback(getDb(), environment, params.provider, query, context);
   if (outcome.grant) effects.openSession(outcome.grant);
   if (outcome.mfaFlow) effects.rememberMfaFlow(outcome.mfaFlow);
+  if (outcome.flowCookie) effects.setFlowCookie(outcome.flowCookie);
   return new SeeOther(outcome.location);
 });
 

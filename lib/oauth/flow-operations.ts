@@ -28,7 +28,7 @@ export const callbackOperation = defineOperation({
   path: "/_svc/auth/oauth2/{provider}/callback",
   summary: "OAuth callback (sign-in and linking)",
   description:
-    "Where the provider sends the browser back; register `{frontend origin}/_svc/auth/oauth2/{provider}/callback` with the provider. Always a 303: a web sign-in sets the session cookie and goes to the flow's `redirect_url` (default: the environment's home or the hosted account page); a user with two-step verification goes to the hosted `/second-factor` page (no session yet); a native flow goes to `{redirect_url}?ticket=` (redeem with POST /_svc/auth/session/establish and the code verifier); a new user while legal consent is required goes to the hosted `/sign-up/continue?token=` page (native: `{redirect_url}?continuation_token=`); a link flow goes on to /_svc/auth/oauth2/link/complete. A failure goes to `{redirect_url}?error=<code>` or the hosted `/oauth-error?error=<code>` page: `oauth_state_invalid` (state missing, unknown, used, expired, of another provider or another browser), `access_denied` (refused at the provider), `oauth_failed` (the provider's answer or id_token was refused), `account_exists` (the address belongs to an account and is not verified on both sides: sign in and connect the provider from the account page), `user_banned`, `forbidden` (sign-up closed), `identifier_exists` (two first sign-ins of one account at once). A `form_post` answer (Apple) is posted to the same path and sent on here.",
+    "Where the provider sends the browser back; register `{frontend origin}/_svc/auth/oauth2/{provider}/callback` with the provider. Always a 303: a web sign-in sets the session cookie and goes to the flow's `redirect_url` (default: the environment's home or the hosted account page); a user with two-step verification goes to the hosted `/second-factor` page (no session yet); a native flow goes to `{redirect_url}?ticket=` (redeem with POST /_svc/auth/session/establish and the code verifier); a new user while legal consent is required goes to the hosted `/sign-up/continue?token=` page with the continuation bound to this browser by the HttpOnly, SameSite=Lax cookie `__Host-gh_oauth_signup` (`gh_oauth_signup` on plain http; path /, 10 minutes) (native: `{redirect_url}?continuation_token=`, bound to the app's code challenge); a link flow goes on to /_svc/auth/oauth2/link/complete. A failure goes to `{redirect_url}?error=<code>` or the hosted `/oauth-error?error=<code>` page: `oauth_state_invalid` (state missing, unknown, used, expired, of another provider or another browser), `access_denied` (refused at the provider), `oauth_failed` (the provider's answer or id_token was refused), `account_exists` (the address belongs to an account and is not verified on both sides: sign in and connect the provider from the account page), `user_banned`, `forbidden` (sign-up closed), `identifier_exists` (two first sign-ins of one account at once). A `form_post` answer (Apple) is posted to the same path and sent on here.",
   tags,
   auth: "anyClient",
   rateLimits: [{ action: "signIn" }],
@@ -121,7 +121,8 @@ export const getContinuationOperation = defineOperation({
   method: "get",
   path: "/_svc/auth/signup/continue",
   summary: "Get continuation state",
-  description: "What a deferred OAuth sign-up still needs (legal consent). Changes nothing; the token stays valid until it is used or 10 minutes pass.",
+  description:
+    "What a deferred OAuth sign-up still needs (legal consent). Changes nothing; the token stays valid until it is used or 10 minutes pass. Readable with the token alone; finishing a web sign-up also takes the browser cookie (see POST).",
   tags,
   auth: "publishableKey",
   rateLimits: [{ action: "codeAttempts" }],
@@ -136,7 +137,7 @@ export const continueSignUpOperation = defineOperation({
   path: "/_svc/auth/signup/continue",
   summary: "Finalise OAuth sign-up",
   description:
-    "Creates the user with its provider identity, records the legal acceptance and opens the session, atomically; sets the session cookie (`_is_native=true`: also `sessionToken`). `legalConsentAccepted` must be true when consent is required (422 legal_consent_required, the token stays valid). A continuation started by a native app requires `codeVerifier` (its S256 challenge): a wrong one answers invalid_code and the token is spent. Used or expired tokens: invalid_code.",
+    "Creates the user with its provider identity, records the legal acceptance and opens the session, atomically; sets the session cookie (`_is_native=true`: also `sessionToken`). `legalConsentAccepted` must be true when consent is required (422 legal_consent_required, the token stays valid). A web continuation is finished only by the browser that came back from the provider: it must send the HttpOnly cookie the callback set (`__Host-gh_oauth_signup` on https, `gh_oauth_signup` on plain http; path /, so the hosted consent page and this endpoint on that host get it); without it, or with another value, the answer is invalid_code and the token stays valid for its own browser. A continuation started by a native app requires `codeVerifier` (its S256 challenge) instead: a wrong one answers invalid_code and the token is spent. Used or expired tokens: invalid_code.",
   tags,
   auth: "publishableKey",
   rateLimits: [{ action: "codeAttempts" }],
