@@ -27,6 +27,12 @@ export interface RequestContext {
   /** A browser navigating (Accept: text/html), not code asking for JSON: emailed links answer it with a page. */
   acceptsHtml: boolean;
   /**
+   * The browser's `Sec-Fetch-Site` (`cross-site`, `same-site`, `same-origin`, `none`),
+   * lower-cased; null when the request has none (not a browser, or an old one),
+   * absent where no request exists.
+   */
+  readonly fetchSite?: string | null;
+  /**
    * SHA-256 of each session cookie presented (never the tokens themselves), for
    * sign-out's ownership check; computed on first read, as only sign-out needs it.
    */
@@ -48,6 +54,7 @@ export function requestContextOf(request: Request, requestId: string): RequestCo
     origin: request.headers.get("origin"),
     host: requestHost(request),
     acceptsHtml: wantsHtml(request),
+    fetchSite: request.headers.get("sec-fetch-site")?.trim().toLowerCase() ?? null,
     get sessionCookieHashes() {
       return sessionCookieValues(request).filter(isSessionToken).map(sha256);
     },

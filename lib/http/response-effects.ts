@@ -6,13 +6,15 @@ import { toClientUser } from "../users/serialize";
 
 /**
  * A short-lived HttpOnly cookie that binds one step of a browser flow to the next
- * (the OAuth `gh_oauth` browser binding).
+ * (the OAuth `gh_oauth` browser binding, the deferred sign-up's browser secret).
  */
 export interface FlowCookie {
   name: string;
   value: string;
   path: string;
   maxAgeSeconds: number;
+  /** Secure whatever the request says (a `__Host-` cookie needs it); else Secure on https, as the session cookie. */
+  secure?: boolean;
 }
 
 /**
@@ -51,7 +53,7 @@ export function flowSetCookies(effects: ResponseEffects, request: Request): stri
     serialize(cookie.name, cookie.value, {
       httpOnly: true,
       sameSite: "lax",
-      secure: secureCookies(request),
+      secure: cookie.secure === true || secureCookies(request),
       path: cookie.path,
       maxAge: cookie.maxAgeSeconds,
     }),

@@ -5,7 +5,7 @@ import { AppError, invalidField } from "../errors";
 import type { RequestContext } from "../http/request-context";
 import type { FlowCookie } from "../http/response-effects";
 import { safeRedirect } from "../http/safe-redirect";
-import { BROWSER_COOKIE, startFlow, type FlowIntent } from "./flows";
+import { presentedBrowserToken, startFlow, type FlowIntent } from "./flows";
 import { authorizationUrl, callbackUrl, loadEnabledProvider, type ResolvedProvider } from "./provider-client";
 
 export interface AuthorizeInput {
@@ -68,7 +68,7 @@ export async function beginFlow(
   context: RequestContext,
 ): Promise<Authorization> {
   const base = linkBase(environment, context.host);
-  const started = await startFlow(db, environment, { providerId: provider.id, base, ...input }, context.cookies?.[BROWSER_COOKIE]);
+  const started = await startFlow(db, environment, { providerId: provider.id, base, ...input }, presentedBrowserToken(base, context));
   const url = await authorizationUrl(provider, {
     redirectUri: callbackUrl(base, provider.id),
     state: started.state,

@@ -7,13 +7,14 @@ import { AppError } from "../errors";
 import { nextStepUrl } from "../hosted/continue-url";
 import type { MfaFlow } from "../hosted/flow-cookies";
 import type { RequestContext } from "../http/request-context";
+import type { FlowCookie } from "../http/response-effects";
 import { safeRedirect } from "../http/safe-redirect";
 import { logUnexpectedError } from "../http/log";
 import { establishSession, type SessionGrant } from "../sessions/establish-session";
 import { issueSessionTicket } from "../tickets/session-tickets";
 import { loadProviderOrThrow } from "./begin-authorization";
 import type { CallbackTiming } from "./callback-timing";
-import { BROWSER_COOKIE, consumeFlow, peekFlowBase, SESSION_FLOW_COMPLETE_PATHS, type ConsumedFlow } from "./flows";
+import { consumeFlow, peekFlowBase, presentedBrowserToken, SESSION_FLOW_COMPLETE_PATHS, type ConsumedFlow } from "./flows";
 import { callbackUrl, exchangeCallback } from "./provider-client";
 import type { ProviderProfile } from "./profile";
 import { resolveSignIn } from "./resolve-sign-in";
@@ -24,12 +25,14 @@ export type CallbackQuery = Record<string, unknown> & { state?: string; error?: 
 
 /**
  * Where a callback sends the browser, and what it leaves behind: the session
- * cookie of a web sign-in, or the gh_mfa cookie of one that owes a second factor.
+ * cookie of a web sign-in, the gh_mfa cookie of one that owes a second factor, or
+ * the browser secret of a sign-up deferred for consent.
  */
 export interface CallbackOutcome {
   location: string;
   grant?: SessionGrant;
   mfaFlow?: MfaFlow;
+  flowCookie?: FlowCookie;
 }
 
 /** `url` with extra query parameters (a native app's custom scheme keeps its form). */
@@ -131,8 +134,8 @@ export async function completeCallback(
   context: RequestContext,
   timing: CallbackTiming,
 ): Promise<CallbackOutcome> {
-  const match = { state: query.state, browserToken: context.cookies?.[BROWSER_COOKIE], providerId };
   const hereBase = callerEnvironment ? linkBase(callerEnvironment, context.host) : { origin: new URL(publicUrl()).origin, publishableKey: null };
+  const match = { state: query.state, browserToken: presentedBrowserToken(hereBase, context), providerId };
   const flow = await consumeFlow(db, callerEnvironment?.id ?? null, { ...match, intent: "sign_in" });
   if (!flow) {
     const sessionFlow = await peekFlowBase(db, callerEnvironment?.id ?? null, { ...match, intent: ["link", "reverify"] });
@@ -178,9 +181,16 @@ async function signInWithProfile(
   return db.transaction(async (tx): Promise<CallbackOutcome> => {
     const resolution = await resolveSignIn(tx, environment, { providerId: flow.providerId, profile }, context);
     if (resolution.kind === "consent_required") {
-      const token = await issueContinuation(tx, environment, { providerId: flow.providerId, profile, codeChallenge: flow.codeChallenge });
-      if (flow.native && flow.redirectUrl) return { location: withParams(flow.redirectUrl, { continuation_token: token }) };
-      return { location: environmentUrl(flow.base, "/sign-up/continue", { token, ...(flow.redirectUrl ? { redirect_url: flow.redirectUrl } : {}) }) };
+      if (flow.native && flow.redirectUrl && flow.codeChallenge) {
+        const { token } = await issueContinuation(tx, environment, { providerId: flow.providerId, profile, binding: { codeChallenge: flow.codeChallenge } });
+        return { location: withParams(flow.redirectUrl, { continuation_token: token }) };
+      }
+      // The web: bound to this browser (the consent page's cookie), the token in the URL alone finishes nothing.
+      const { token, browserCookie } = await issueContinuation(tx, environment, { providerId: flow.providerId, profile, binding: { browser: flow.base } });
+      return {
+        location: environmentUrl(flow.base, "/sign-up/continue", { token, ...(flow.redirectUrl ? { redirect_url: flow.redirectUrl } : {}) }),
+        ...(browserCookie ? { flowCookie: browserCookie } : {}),
+      };
     }
     const { user } = resolution;
     if (flow.native && flow.redirectUrl) {

@@ -48,6 +48,7 @@ export const callbackEndpoint = endpoint(callbackOperation, async ({ environment
   if (outcome.grant) effects.openSession(outcome.grant);
   if (outcome.mfaFlow) effects.rememberMfaFlow(outcome.mfaFlow);
   effects.headers.set("server-timing", timing.header());
+  if (outcome.flowCookie) effects.setFlowCookie(outcome.flowCookie);
   return new SeeOther(outcome.location);
 });
 

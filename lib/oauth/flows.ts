@@ -6,6 +6,7 @@ import { randomToken, sha256 } from "../crypto/tokens";
 import { seal, unseal } from "../crypto/secret-box";
 import type { EnvironmentContext } from "../environments/context";
 import type { LinkBase } from "../environments/environment-links";
+import type { RequestContext } from "../http/request-context";
 import type { FlowCookie } from "../http/response-effects";
 
 /**
@@ -18,9 +19,9 @@ import type { FlowCookie } from "../http/response-effects";
  */
 
 export const FLOW_LIFETIME_MINUTES = 10;
-export const BROWSER_COOKIE = "gh_oauth";
-/** The cookie is sent only to the OAuth endpoints: authorize, callback, link and link/complete. */
-export const BROWSER_COOKIE_PATH = "/_svc/auth/oauth2";
+const BROWSER_COOKIE = "gh_oauth";
+/** On http (loopback development) the cookie is sent only to the OAuth endpoints: authorize, callback, link, reverify and their completions. */
+const BROWSER_COOKIE_PATH = "/_svc/auth/oauth2";
 
 const BROWSER_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
@@ -54,7 +55,7 @@ export interface StartedFlow {
   state: string;
   nonce: string;
   codeVerifier: string;
-  /** The browser binding to (re)set as the gh_oauth cookie. */
+  /** The browser binding to (re)set as the gh_oauth cookie (`__Host-gh_oauth` on https). */
   browserCookie: FlowCookie;
 }
 
@@ -79,15 +80,49 @@ export interface ConsumedFlow {
 const linkBaseSchema = z.object({ origin: z.string(), publishableKey: z.string().nullable() });
 
 /**
- * The browser token this request already carries, reused so that two flows started
- * in two tabs of one browser both complete; a new one otherwise.
+ * The name of a browser-binding cookie on a flow's host. On https it is a
+ * `__Host-` cookie (Secure, Path=/, no Domain): a sibling subdomain cannot plant
+ * or overwrite it, so a binding it carries was set by this host. Plain http is
+ * loopback development only, where the plain name stays.
  */
-function browserToken(presented: string | null | undefined): string {
-  return presented && BROWSER_TOKEN.test(presented) ? presented : randomToken(32);
+export function hostCookieName(base: LinkBase, name: string): string {
+  return base.origin.startsWith("https:") ? `__Host-${name}` : name;
 }
 
-export function browserCookie(token: string): FlowCookie {
-  return { name: BROWSER_COOKIE, value: token, path: BROWSER_COOKIE_PATH, maxAgeSeconds: FLOW_LIFETIME_MINUTES * 60 };
+/** The gh_oauth cookie as this request presents it on the flow's host (the plain name is not read on https). */
+export function presentedBrowserToken(base: LinkBase, context: RequestContext): string | undefined {
+  return context.cookies?.[hostCookieName(base, BROWSER_COOKIE)];
+}
+
+export function browserCookie(base: LinkBase, token: string): FlowCookie {
+  const secure = base.origin.startsWith("https:");
+  return {
+    name: hostCookieName(base, BROWSER_COOKIE),
+    value: token,
+    // A __Host- cookie must have Path=/; it is then sent to every path of the host, which changes nothing: only the OAuth endpoints read it.
+    path: secure ? "/" : BROWSER_COOKIE_PATH,
+    maxAgeSeconds: FLOW_LIFETIME_MINUTES * 60,
+    secure,
+  };
+}
+
+/**
+ * The browser token this request already carries, reused while a flow bound to it
+ * is still live, so that two flows started in two tabs of one browser both
+ * complete; a new one otherwise. A token with no live flow is never adopted: it
+ * may have been planted (login CSRF, or a binding known to whoever chose it), and
+ * a fresh one orphans no pending flow. The check is not per environment: the
+ * cookie belongs to the host, which several environments share through PUBLIC_URL,
+ * and it reads nothing but whether this browser's own token is in use.
+ */
+async function browserToken(db: Database, presented: string | null | undefined): Promise<string> {
+  if (!presented || !BROWSER_TOKEN.test(presented)) return randomToken(32);
+  const [live] = await db
+    .select({ id: oauthFlows.id })
+    .from(oauthFlows)
+    .where(and(eq(oauthFlows.browserHash, sha256(presented)), isNull(oauthFlows.consumedAt), gt(oauthFlows.expiresAt, sql`now()`)))
+    .limit(1);
+  return live ? presented : randomToken(32);
 }
 
 /** Stores a new flow and returns what the authorization request carries, plus the browser cookie to set. */
@@ -95,9 +130,9 @@ export async function startFlow(
   db: Database,
   environment: EnvironmentContext,
   input: FlowInput,
-  presentedBrowserToken: string | null | undefined,
+  presented: string | null | undefined,
 ): Promise<StartedFlow> {
-  const browser = browserToken(presentedBrowserToken);
+  const browser = await browserToken(db, presented);
   const state = randomToken(32);
   const nonce = randomToken(32);
   const codeVerifier = randomToken(48);
@@ -117,7 +152,7 @@ export async function startFlow(
     codeChallenge: input.codeChallenge,
     expiresAt: new Date(Date.now() + FLOW_LIFETIME_MINUTES * 60_000),
   });
-  return { state, nonce, codeVerifier, browserCookie: browserCookie(browser) };
+  return { state, nonce, codeVerifier, browserCookie: browserCookie(input.base, browser) };
 }
 
 export interface FlowMatch {

@@ -12,9 +12,21 @@ import { markReverified } from "../sessions/reverification";
 import type { ActiveSession } from "../sessions/resolve-session";
 import { acceptedRedirect, beginFlow, loadProviderOrThrow, type Authorization } from "./begin-authorization";
 import { failureCode, failureLocation, profileForFlow, type CallbackQuery } from "./complete-callback";
-import { BROWSER_COOKIE, consumeFlow, type ConsumedFlow, type SessionFlowIntent } from "./flows";
+import { consumeFlow, presentedBrowserToken, type ConsumedFlow, type SessionFlowIntent } from "./flows";
 import type { ProviderProfile } from "./profile";
 
+/**
+ * A flow a session starts (link, reverify) begins from a page of the user's own
+ * site: a navigation that another site started (`Sec-Fetch-Site: cross-site`) is
+ * refused with 403 forbidden, so a hostile page cannot send a signed-in browser
+ * off to connect a provider account or sign in at it. Same-origin, same-site, a
+ * typed or bookmarked URL (`none`) and clients that send no such header pass.
+ */
+function assertNotCrossSite(context: RequestContext): void {
+  if (context.fetchSite === "cross-site") {
+    throw new AppError("forbidden", "Start this from a page of the application's own site, not from another site.");
+  }
+}
 
 async function beginSessionFlow(
   db: Database,
@@ -24,6 +36,7 @@ async function beginSessionFlow(
   input: { providerId: string; redirectUrl: string | null },
   context: RequestContext,
 ): Promise<Authorization> {
+  assertNotCrossSite(context);
   const redirectUrl = acceptedRedirect(input.redirectUrl, environment, context);
   const provider = await loadProviderOrThrow(db, environment, input.providerId);
   return beginFlow(
@@ -51,7 +64,7 @@ async function completeSessionFlow(
   act: (flow: ConsumedFlow, profile: ProviderProfile, actor: RequestActor) => Promise<unknown>,
 ): Promise<string> {
   const here = linkBase(environment, context.host);
-  const flow = await consumeFlow(db, environment.id, { state: query.state, browserToken: context.cookies?.[BROWSER_COOKIE], intent });
+  const flow = await consumeFlow(db, environment.id, { state: query.state, browserToken: presentedBrowserToken(here, context), intent });
   if (!flow) return failureLocation(null, null, here, "oauth_state_invalid");
   try {
     if (flow.sessionId !== current.session.id || flow.userId !== current.user.id) {

@@ -4,12 +4,16 @@ import type { Database } from "@/db/client";
 import { isUniqueViolation } from "@/db/errors";
 import { oauthProviders } from "@/db/schema";
 import { consumeCode, findLiveCode, invalidCode, issueCode } from "../auth/one-time-codes";
+import { randomToken, safeEqual, sha256 } from "../crypto/tokens";
 import type { EnvironmentContext } from "../environments/context";
+import { linkBase, type LinkBase } from "../environments/environment-links";
 import { AppError, invalidField } from "../errors";
 import type { RequestContext } from "../http/request-context";
+import type { FlowCookie } from "../http/response-effects";
 import { establishSession, type Establishment } from "../sessions/establish-session";
 import { verifierMatches } from "../tickets/pkce";
 import { emailTaken } from "../users/create-user";
+import { hostCookieName } from "./flows";
 import type { ProviderProfile } from "./profile";
 import { accountExists, createOAuthUser } from "./resolve-sign-in";
 
@@ -18,11 +22,18 @@ import { accountExists, createOAuthUser } from "./resolve-sign-in";
  * (spec: "OAuth sign-ups that are deferred pending legal consent"). The provider
  * account is proven; what is pending is only the consent. The token is a
  * `signup_continuation` one-time code (hashed, 10 minutes, single use) whose
- * payload holds the provider, the profile and, for a native app, the S256
- * challenge its verifier must answer when finalising.
+ * payload holds the provider, the profile and what proves, when finalising, that
+ * the caller is the one who signed in at the provider: for a native app the S256
+ * challenge its verifier must answer; on the web the hash of a random secret
+ * that only the browser which came back from the provider holds, in an HttpOnly
+ * cookie. The token travels in a URL (the hosted consent page's); without the
+ * cookie it is worth nothing to whoever reads it there, and it cannot be used to
+ * sign someone else's browser in to a new account (login CSRF).
  */
 
 export const CONTINUATION_LIFETIME_MINUTES = 10;
+/** The web continuation's browser secret: `__Host-gh_oauth_signup` on https. */
+const CONTINUATION_COOKIE = "gh_oauth_signup";
 
 const nullableText = z.string().nullable();
 const payloadSchema = z.object({
@@ -38,15 +49,44 @@ const payloadSchema = z.object({
     username: nullableText,
   }),
   codeChallenge: z.string().nullable(),
+  /** SHA-256 of the web continuation's browser secret; null for a native one (absent: issued before browsers were bound, never finishable on the web). */
+  browserHash: z.string().nullable().optional(),
 });
 type ContinuationPayload = z.output<typeof payloadSchema>;
+
+/** What binds a continuation to the one who may finish it: a native app's S256 challenge, or the browser on the flow's host. */
+export type ContinuationBinding = { codeChallenge: string } | { browser: LinkBase };
+
+export interface IssuedContinuation {
+  token: string;
+  /** A web continuation's browser secret, to set on the redirect to the consent page; null for a native app. */
+  browserCookie: FlowCookie | null;
+}
+
+function continuationCookie(base: LinkBase, secret: string): FlowCookie {
+  return {
+    name: hostCookieName(base, CONTINUATION_COOKIE),
+    value: secret,
+    // Both places that finish it read it: the hosted consent page's action (/sign-up/continue) and POST /_svc/auth/signup/continue.
+    path: "/",
+    maxAgeSeconds: CONTINUATION_LIFETIME_MINUTES * 60,
+    secure: base.origin.startsWith("https:"),
+  };
+}
 
 export async function issueContinuation(
   db: Database,
   environment: EnvironmentContext,
-  input: { providerId: string; profile: ProviderProfile; codeChallenge: string | null },
-): Promise<string> {
-  const payload: ContinuationPayload = { providerId: input.providerId, profile: input.profile, codeChallenge: input.codeChallenge };
+  input: { providerId: string; profile: ProviderProfile; binding: ContinuationBinding },
+): Promise<IssuedContinuation> {
+  const { binding } = input;
+  const secret = "browser" in binding ? randomToken(32) : null;
+  const payload: ContinuationPayload = {
+    providerId: input.providerId,
+    profile: input.profile,
+    codeChallenge: "codeChallenge" in binding ? binding.codeChallenge : null,
+    browserHash: secret === null ? null : sha256(secret),
+  };
   const issued = await issueCode(db, {
     environmentId: environment.id,
     purpose: "signup_continuation",
@@ -55,7 +95,19 @@ export async function issueContinuation(
     lifetimeMinutes: CONTINUATION_LIFETIME_MINUTES,
     withCode: false,
   });
-  return issued.token;
+  return { token: issued.token, browserCookie: "browser" in binding && secret ? continuationCookie(binding.browser, secret) : null };
+}
+
+/**
+ * A web continuation is finished only by the browser that came back from the
+ * provider: the secret its cookie holds must hash to the one stored (constant
+ * time). Anything else answers like an unknown token, and the token stays good
+ * for its own browser.
+ */
+function assertSameBrowser(environment: EnvironmentContext, payload: ContinuationPayload, context: RequestContext): void {
+  if (payload.codeChallenge !== null) return;
+  const presented = context.cookies?.[hostCookieName(linkBase(environment, context.host), CONTINUATION_COOKIE)];
+  if (!payload.browserHash || !presented || !safeEqual(sha256(presented), payload.browserHash)) throw invalidCode();
 }
 
 export interface ContinuationView {
@@ -86,9 +138,19 @@ async function liveContinuation(db: Database, environment: EnvironmentContext, t
   return { row, payload: parsed.data };
 }
 
-/** What a continuation still waits for; changes nothing. */
-export async function describeContinuation(db: Database, environment: EnvironmentContext, token: string): Promise<ContinuationView> {
+/**
+ * What a continuation still waits for; changes nothing. With `browser` (the hosted
+ * consent page) only the browser that may finish it is shown it; the Client API's
+ * GET shows any holder of the token the same as before the binding.
+ */
+export async function describeContinuation(
+  db: Database,
+  environment: EnvironmentContext,
+  token: string,
+  browser?: RequestContext,
+): Promise<ContinuationView> {
   const { row, payload } = await liveContinuation(db, environment, token);
+  if (browser) assertSameBrowser(environment, payload, browser);
   const { legal } = environment.settings;
   return {
     status: "pending",
@@ -106,9 +168,10 @@ export async function describeContinuation(db: Database, environment: Environmen
 /**
  * Finalises a deferred OAuth sign-up, atomically: the token is consumed, the user,
  * its identity and the legal acceptance are created and the session is opened in
- * one transaction, and of concurrent finalisations exactly one wins. A native
- * continuation requires the verifier of its S256 challenge; a wrong one burns the
- * token (a stolen token is worth one guess). Refusing the terms changes nothing.
+ * one transaction, and of concurrent finalisations exactly one wins. A web
+ * continuation requires its browser's cookie; a native one the verifier of its
+ * S256 challenge, and a wrong one burns the token (a stolen token is worth one
+ * guess). Refusing the terms changes nothing.
  */
 export async function finishContinuation(
   db: Database,
@@ -117,6 +180,7 @@ export async function finishContinuation(
   context: RequestContext,
 ): Promise<Establishment> {
   const { row, payload } = await liveContinuation(db, environment, input.token);
+  assertSameBrowser(environment, payload, context);
   if (environment.settings.legal.requireConsent && !input.legalConsentAccepted) {
     throw new AppError("legal_consent_required", "Accept the terms (legalConsentAccepted: true) to finish signing up; see GET /_svc/legal.");
   }

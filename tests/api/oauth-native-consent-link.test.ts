@@ -1,7 +1,11 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { legalAcceptances, oneTimeCodes, sessions, userIdentities, users } from "@/db/schema";
+import { legalAcceptances, oauthFlows, oneTimeCodes, sessions, userIdentities, users } from "@/db/schema";
+import { sha256 } from "@/lib/crypto/tokens";
+import { findEnvironment } from "@/lib/environments/context";
+import { requestContextOf } from "@/lib/http/request-context";
+import { describeContinuation } from "@/lib/oauth/signup-continuation";
 import { publicUrl } from "@/lib/config/runtime";
 import { expectProblem } from "../helpers/api";
 import { ageSignIn, clientApi, latestEmail } from "../helpers/client";
@@ -117,12 +121,27 @@ describe("sign-up continuation when legal consent is required", () => {
   it("web: no user yet; the hosted consent page gets the token; GET shows what is pending; POST with consent creates user, identity, acceptance and session", async () => {
     const account = idp.addAccount({ email: uniqueEmail("consent"), emailVerified: true, givenName: "Cora" });
     const { client, callback } = await callbackFor(consent, account.sub, `?redirect_url=${encodeURIComponent(`${ALLOWED_APP}/welcome`)}`);
-    const target = new URL(location(await follow(client, callback)));
+    const arrived = await follow(client, callback);
+    const target = new URL(location(arrived));
     expect(`${target.origin}${target.pathname}`).toBe(`${consent.origin}/sign-up/continue`);
+    // The browser secret that binds the continuation: HttpOnly, Lax, sent to the consent page and to /_svc/auth/signup/continue.
+    const secretCookie = arrived.headers.getSetCookie().find((line) => line.startsWith("gh_oauth_signup="));
+    expect(secretCookie).toMatch(/HttpOnly/i);
+    expect(secretCookie).toMatch(/SameSite=Lax/i);
+    expect(secretCookie).toMatch(/;\s*Path=\/(;|$)/i);
+    expect(secretCookie).toMatch(/Max-Age=600/i);
     expect(target.searchParams.get("redirect_url")).toBe(`${ALLOWED_APP}/welcome`);
     const token = target.searchParams.get("token") ?? "";
     expect(client.jar.get("__gh_session")).toBeUndefined();
     expect(await getDb().select().from(users).where(eq(users.email, account.email ?? ""))).toHaveLength(0);
+    const secret = client.jar.get("gh_oauth_signup") ?? "";
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const [stored] = await getDb()
+      .select()
+      .from(oneTimeCodes)
+      .where(and(eq(oneTimeCodes.environmentId, consent.environmentId), eq(oneTimeCodes.purpose, "signup_continuation"), eq(oneTimeCodes.email, account.email ?? "")));
+    expect(JSON.stringify(stored)).not.toContain(secret);
+    expect(stored?.payload.browserHash).toBe(sha256(secret));
 
     const pending = await client.get(`/auth/signup/continue?token=${encodeURIComponent(token)}`);
     expect(pending.status, pending.text).toBe(200);
@@ -135,6 +154,21 @@ describe("sign-up continuation when legal consent is required", () => {
       requiresCodeVerifier: false,
       legal: { termsUrl: TERMS },
     });
+
+    // The token alone (read from the URL, or sent in a login-CSRF link) finishes nothing in another browser,
+    // nor with a cookie of its choosing; reading it there shows no more than before. The token stays good for its own browser.
+    const stranger = clientApi(consent.publishableKey);
+    expectProblem(await stranger.post("/auth/signup/continue", { token, legalConsentAccepted: true }), 400, "invalid_code");
+    const forged = clientApi(consent.publishableKey);
+    forged.jar.set("gh_oauth_signup", "F".repeat(43));
+    expectProblem(await forged.post("/auth/signup/continue", { token, legalConsentAccepted: true }), 400, "invalid_code");
+    expect((await stranger.get(`/auth/signup/continue?token=${encodeURIComponent(token)}`)).body).toEqual(pending.body);
+    // The hosted consent page offers its form only to the browser that holds the cookie.
+    const environment = await findEnvironment(getDb(), consent.environmentId);
+    if (!environment) throw new Error("no environment");
+    const pageRequest = (cookie: string) => requestContextOf(new Request(`${consent.origin}/sign-up/continue`, { headers: { cookie } }), "page");
+    await expect(describeContinuation(getDb(), environment, token, pageRequest(""))).rejects.toMatchObject({ code: "invalid_code" });
+    expect(await describeContinuation(getDb(), environment, token, pageRequest(`gh_oauth_signup=${secret}`))).toEqual(pending.body);
 
     expectProblem(await client.post("/auth/signup/continue", { token, legalConsentAccepted: false }), 422, "legal_consent_required");
     const done = await client.post("/auth/signup/continue", { token, legalConsentAccepted: true });
@@ -183,8 +217,13 @@ describe("sign-up continuation when legal consent is required", () => {
     const account = idp.addAccount({ email: uniqueEmail("race"), emailVerified: true });
     const { client, callback } = await callbackFor(consent, account.sub);
     const token = new URL(location(await follow(client, callback))).searchParams.get("token") ?? "";
+    const secret = client.jar.get("gh_oauth_signup") ?? "";
     const results = await Promise.all(
-      Array.from({ length: 8 }, () => clientApi(consent.publishableKey).post("/auth/signup/continue", { token, legalConsentAccepted: true })),
+      Array.from({ length: 8 }, () => {
+        const tab = clientApi(consent.publishableKey);
+        tab.jar.set("gh_oauth_signup", secret);
+        return tab.post("/auth/signup/continue", { token, legalConsentAccepted: true });
+      }),
     );
     expect(results.filter((res) => res.status === 200)).toHaveLength(1);
     for (const res of results.filter((r) => r.status !== 200)) expectProblem(res, 400, "invalid_code");
@@ -197,6 +236,7 @@ describe("sign-up continuation when legal consent is required", () => {
     const target = new URL(location(await follow(first.client, first.callback)));
     expect(`${target.protocol}//${target.host}`).toBe(NATIVE_APP);
     const token = target.searchParams.get("continuation_token") ?? "";
+    expect(first.client.jar.get("gh_oauth_signup")).toBeUndefined();
     const app = clientApi(consent.publishableKey);
     expect((await app.get(`/auth/signup/continue?token=${encodeURIComponent(token)}`)).body.requiresCodeVerifier).toBe(true);
     expectProblem(await app.post("/auth/signup/continue?_is_native=true", { token, legalConsentAccepted: true }), 400, "invalid_request");
@@ -266,6 +306,25 @@ describe("linking a provider account to the signed-in user", () => {
     expectProblem(await client.get("/auth/oauth2/idp/link"), 403, "reverification_required");
     expectProblem(await clientApi(open.publishableKey).get("/auth/oauth2/idp/link"), 401, "unauthorized");
     expectProblem(await clientApi(open.publishableKey).get("/auth/oauth2/link/complete?state=x"), 401, "unauthorized");
+  });
+
+  it("link and reverify refuse a start from another site (Sec-Fetch-Site: cross-site, 403 forbidden, no flow); same-origin, same-site, none and no header pass", async () => {
+    const email = uniqueEmail("xsite");
+    const user = await createUser(open.api, { email, password: STRONG_PASSWORD });
+    const { client } = await signedInClient(open.publishableKey, email);
+    const flowsOf = async () => getDb().select().from(oauthFlows).where(eq(oauthFlows.userId, user.id));
+    for (const path of ["/auth/oauth2/idp/link", "/auth/oauth2/idp/reverify"]) {
+      expectProblem(await client.get(path, { "sec-fetch-site": "cross-site" }), 403, "forbidden");
+      expectProblem(await client.get(path, { "sec-fetch-site": "Cross-Site" }), 403, "forbidden");
+    }
+    expect(await flowsOf()).toHaveLength(0);
+    for (const path of ["/auth/oauth2/idp/link", "/auth/oauth2/idp/reverify"]) {
+      for (const site of ["same-origin", "same-site", "none"]) {
+        expect(location(await client.get(path, { "sec-fetch-site": site })).startsWith(idp.issuer)).toBe(true);
+      }
+      expect(location(await client.get(path)).startsWith(idp.issuer)).toBe(true);
+    }
+    expect(await flowsOf()).toHaveLength(8);
   });
 
   it("link/complete refuses a flow started by another session of the same browser cookie, and a flow that is not a link", async () => {

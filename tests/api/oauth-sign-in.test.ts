@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
+import { sha256 } from "@/lib/crypto/tokens";
 import { emailAddresses, oauthFlows, sessions, userIdentities, users } from "@/db/schema";
 import { call, expectProblem } from "../helpers/api";
 import { clientApi, emailCount, latestEmail } from "../helpers/client";
@@ -335,6 +336,25 @@ describe("state: single use, bound to the browser and the provider", () => {
     expect(errorOf(location(await follow(client, callback)))).toBe("oauth_state_invalid");
   });
 
+  it("a presented gh_oauth with no live flow behind it (planted, or left over) is not adopted: a fresh one is issued", async () => {
+    const client = clientApi(env.publishableKey);
+    const planted = "P".repeat(43);
+    client.jar.set("gh_oauth", planted);
+    const providerUrl = await startSignIn(client);
+    const issued = client.jar.get("gh_oauth");
+    expect(issued).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(issued).not.toBe(planted);
+    const [flow] = await getDb().select().from(oauthFlows).where(eq(oauthFlows.browserHash, sha256(planted)));
+    expect(flow).toBeUndefined();
+    expect(location(await follow(client, await atProvider(idp, providerUrl, idp.addAccount({ email: uniqueEmail("fresh"), emailVerified: true }).sub)))).toBe(
+      `${env.origin}/account`,
+    );
+
+    // Once its flow is done, the browser's own token is not kept either.
+    await startSignIn(client);
+    expect(client.jar.get("gh_oauth")).not.toBe(issued);
+  });
+
   it("two tabs of one browser share the cookie and both complete", async () => {
     const client = clientApi(env.publishableKey);
     const firstUrl = await startSignIn(client);
@@ -344,6 +364,36 @@ describe("state: single use, bound to the browser and the provider", () => {
     const secondCallback = await atProvider(idp, secondUrl, a.sub);
     expect(location(await follow(client, secondCallback))).toBe(`${env.origin}/account`);
     expect(location(await follow(client, firstCallback))).toBe(`${env.origin}/account`);
+  });
+});
+
+describe("on https the browser binding is a __Host- cookie", () => {
+  it("__Host-gh_oauth (Secure, Path=/, no Domain); a plain gh_oauth, which a sibling subdomain could plant, binds nothing there", async () => {
+    const saved = process.env.PUBLIC_URL;
+    process.env.PUBLIC_URL = "https://localhost:3000";
+    try {
+      const client = clientApi(env.publishableKey);
+      const started = await client.get("/auth/oauth2/idp/authorize");
+      const lines = started.headers.getSetCookie();
+      const cookie = lines.find((line) => line.startsWith("__Host-gh_oauth="));
+      expect(cookie).toMatch(/;\s*Path=\/(;|$)/i);
+      expect(cookie).toMatch(/;\s*Secure/i);
+      expect(cookie).toMatch(/HttpOnly/i);
+      expect(cookie).toMatch(/SameSite=Lax/i);
+      expect(cookie).not.toMatch(/Domain=/i);
+      expect(lines.some((line) => line.startsWith("gh_oauth="))).toBe(false);
+      const token = client.jar.get("__Host-gh_oauth") ?? "";
+      const state = new URL(location(started)).searchParams.get("state") ?? "";
+      const callback = `/auth/oauth2/idp/callback?state=${encodeURIComponent(state)}&code=forged`;
+
+      const planted = await clientApi(env.publishableKey).get(callback, { cookie: `gh_oauth=${token}` });
+      expect(errorOf(location(planted))).toBe("oauth_state_invalid");
+      // The __Host- cookie does find the flow (which then fails on the forged code, at the provider).
+      expect(errorOf(location(await client.get(callback)))).toBe("oauth_failed");
+    } finally {
+      if (saved === undefined) delete process.env.PUBLIC_URL;
+      else process.env.PUBLIC_URL = saved;
+    }
   });
 });
 

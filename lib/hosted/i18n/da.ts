@@ -362,7 +362,7 @@ export const da: Messages = {
     continueLead: "Du loggede ind med {provider}. Accepter vilkårene for {app} for at oprette din konto.",
     continueEmail: "Din konto vil bruge {email}.",
     continueSubmit: "Accepter og opret konto",
-    continueDead: "Denne oprettelse er udløbet eller allerede gennemført. Start forfra fra login-siden.",
+    continueDead: "Denne oprettelse er udløbet, allerede gennemført eller startet i en anden browser. Start forfra fra login-siden.",
     errorTitle: "Login lykkedes ikke",
     backToSignIn: "Tilbage til login",
     backToAccount: "Tilbage til din konto",

@@ -364,7 +364,7 @@ export const en = {
     continueLead: "You signed in with {provider}. Accept the terms of {app} to create your account.",
     continueEmail: "Your account will use {email}.",
     continueSubmit: "Accept and create account",
-    continueDead: "This sign-up has expired or was already finished. Start again from the sign-in page.",
+    continueDead: "This sign-up has expired, was already finished or was started in another browser. Start again from the sign-in page.",
     errorTitle: "Signing in did not work",
     backToSignIn: "Back to sign in",
     backToAccount: "Back to your account",

@@ -6,6 +6,8 @@ import { ButtonLink } from "@/components/ui/button-link";
 import { Card } from "@/components/ui/card";
 import { AppError } from "@/lib/errors";
 import { loadHostedPage } from "@/lib/hosted/hosted-context";
+import { requestContextOf } from "@/lib/http/request-context";
+import { requestIdFor } from "@/lib/http/request-id";
 import { format } from "@/lib/hosted/i18n/messages";
 import { hostedMetadata, type HostedPageProps } from "@/lib/hosted/page-metadata";
 import { hostedHref, hostedFlowFromSearch, searchParam } from "@/lib/hosted/hosted-flow";
@@ -21,8 +23,10 @@ export default async function OAuthContinuePage({ searchParams }: HostedPageProp
   const context = await loadHostedPage(flow.publishableKey);
   const { t, branding, environment } = context;
   // Reading the continuation changes nothing: a link preview cannot finish the sign-up.
+  // Only the browser that came back from the provider (its cookie) is offered the form.
+  const browser = requestContextOf(context.request, requestIdFor(context.request));
   const pending: ContinuationView | null = token
-    ? await describeContinuation(getDb(), environment, token).catch((error: unknown) => {
+    ? await describeContinuation(getDb(), environment, token, browser).catch((error: unknown) => {
         if (error instanceof AppError && error.code === "invalid_code") return null;
         throw error;
       })
