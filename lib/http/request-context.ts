@@ -1,6 +1,7 @@
 import { parse as parseCookies } from "cookie";
 import { sha256 } from "../crypto/tokens";
 import { requestHost } from "../environments/resolve-client-environment";
+import { secureCookies } from "../sessions/cookies";
 import { isSessionToken, sessionCookieValues } from "../sessions/resolve-session";
 import { clientIp } from "./client-ip";
 import { wantsHtml } from "./see-other";
@@ -33,6 +34,12 @@ export interface RequestContext {
    */
   readonly fetchSite?: string | null;
   /**
+   * Whether this request's cookies are Secure (https, or an https PUBLIC_URL:
+   * lib/sessions/cookies.ts), so a flow cookie may carry the `__Host-` prefix,
+   * which a sibling subdomain cannot plant; absent where no request exists.
+   */
+  readonly secure?: boolean;
+  /**
    * SHA-256 of each session cookie presented (never the tokens themselves), for
    * sign-out's ownership check; computed on first read, as only sign-out needs it.
    */
@@ -55,6 +62,9 @@ export function requestContextOf(request: Request, requestId: string): RequestCo
     host: requestHost(request),
     acceptsHtml: wantsHtml(request),
     fetchSite: request.headers.get("sec-fetch-site")?.trim().toLowerCase() ?? null,
+    get secure() {
+      return secureCookies(request);
+    },
     get sessionCookieHashes() {
       return sessionCookieValues(request).filter(isSessionToken).map(sha256);
     },

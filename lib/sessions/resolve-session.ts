@@ -1,4 +1,5 @@
-import { and, eq, gt, lt, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { Database } from "@/db/client";
 import { preparedStatement } from "@/db/prepared";
 import { sessions, users } from "@/db/schema";
@@ -19,12 +20,16 @@ export interface ActiveSession {
   token: string;
 }
 
+/** A satellite's primary session (GET /_svc/auth/sync), joined to judge it by the same rules. */
+const primarySessions = alias(sessions, "primary_session");
+
 function liveSessionQuery(db: Database) {
   return preparedStatement(db, "live_session_by_token", (d) =>
     d
       .select({ session: sessions, user: users })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
+      .leftJoin(primarySessions, eq(primarySessions.id, sessions.parentSessionId))
       .where(
         and(
           eq(sessions.tokenHash, sql.placeholder("tokenHash")),
@@ -33,6 +38,17 @@ function liveSessionQuery(db: Database) {
           gt(sessions.expiresAt, sql.placeholder("now")),
           gt(sessions.lastActiveAt, sql.placeholder("activeSince")),
           eq(users.status, "active"),
+          // A satellite lives only while its primary does: revoked ones are cascaded
+          // (lib/sessions/revoke-sessions.ts), but an idle or expired primary is never
+          // revoked, only judged so here; the satellite's own activity does not keep it alive.
+          or(
+            isNull(sessions.parentSessionId),
+            and(
+              eq(primarySessions.status, "active"),
+              gt(primarySessions.expiresAt, sql.placeholder("now")),
+              gt(primarySessions.lastActiveAt, sql.placeholder("activeSince")),
+            ),
+          ),
         ),
       )
       .limit(1)
@@ -74,9 +90,19 @@ export function isSessionToken(value: string): boolean {
 }
 
 /**
+ * The moment before which a session counts as idle: now less the environment's
+ * inactivity limit, or the epoch when it has none (so one condition serves both).
+ */
+export function idleBound(environment: EnvironmentContext, now = new Date()): Date {
+  const idleLimit = environment.settings.sessions.inactivitySeconds;
+  return idleLimit ? new Date(now.getTime() - idleLimit * 1000) : new Date(0);
+}
+
+/**
  * The live session behind a request, or null. A session belongs to one environment:
- * presented to another it is ignored. Revoked, expired and idle sessions, and those
- * of users who are no longer active, are never returned.
+ * presented to another it is ignored. Revoked, expired and idle sessions, those of
+ * users who are no longer active, and satellites whose primary session is not live
+ * by the same rules, are never returned.
  */
 export async function findActiveSession(
   db: Database,
@@ -86,9 +112,7 @@ export async function findActiveSession(
   const token = presentedSessionToken(request);
   if (!token) return null;
   const now = new Date();
-  const idleLimit = environment.settings.sessions.inactivitySeconds;
-  // Without an inactivity limit the idle bound is the epoch, so one statement serves both cases.
-  const activeSince = idleLimit ? new Date(now.getTime() - idleLimit * 1000) : new Date(0);
+  const activeSince = idleBound(environment, now);
   const [row] = await liveSessionQuery(db).execute({
     tokenHash: sha256(token),
     environmentId: environment.id,

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, ne, notInArray, or, sql } from "drizzle-orm";
+import { and, eq, inArray, ne, notInArray, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { sessions } from "@/db/schema";
 import type { SessionRevocationReason } from "../audit/event-catalogue";
@@ -40,9 +40,11 @@ export async function revokeSession(
 /**
  * Revokes every active session of a user, or all but the caller's own
  * (`exceptSessionId`); returns how many (satellites included). "All but mine"
- * keeps the caller's whole sign-in: its session, the primary it is a satellite of,
- * and their satellites (the same browser on the app's other domains), since
- * revoking a primary would end the very satellite that asked.
+ * keeps the caller's session and, when the caller is a satellite, the primary it
+ * hangs off, since revoking that would end the very satellite that asked. Every
+ * other satellite goes, also those of a kept primary: a satellite is opened by
+ * whoever redeemed its ticket, which need not be this browser, so from the primary
+ * "other sessions" (and a password change) include its satellites.
  */
 export async function revokeAllUserSessions(
   tx: Database,
@@ -50,29 +52,32 @@ export async function revokeAllUserSessions(
   actor: Actor,
   reason: SessionRevocationReason,
 ): Promise<number> {
-  const kept = target.exceptSessionId ? await signInFamily(tx, target.exceptSessionId) : [];
+  const kept = target.exceptSessionId ? await lockCallerSignIn(tx, target, target.exceptSessionId) : [];
   const revoked = await tx
     .update(sessions)
     .set({ status: "revoked", revokedAt: new Date() })
-    .where(
-      and(
-        eq(sessions.userId, target.userId),
-        eq(sessions.status, "active"),
-        kept.length > 0 ? notInArray(sessions.id, kept) : undefined,
-        kept.length > 0 ? or(isNull(sessions.parentSessionId), notInArray(sessions.parentSessionId, kept)) : undefined,
-      ),
-    )
+    .where(and(eq(sessions.userId, target.userId), eq(sessions.status, "active"), kept.length > 0 ? notInArray(sessions.id, kept) : undefined))
     .returning({ id: sessions.id });
   const ids = revoked.map((row) => row.id);
   await recordRevocations(tx, target, ids, actor, reason);
   return ids.length + (await revokeSatellites(tx, target, ids, actor));
 }
 
-/** A session and the primary it is a satellite of, if any: the roots whose satellites belong to the same sign-in. */
-async function signInFamily(tx: Database, sessionId: string): Promise<string[]> {
-  const [row] = await tx.select({ id: sessions.id, parentSessionId: sessions.parentSessionId }).from(sessions).where(eq(sessions.id, sessionId));
-  if (!row) return [sessionId];
-  return row.parentSessionId ? [row.id, row.parentSessionId] : [row.id];
+/**
+ * The caller's session and the primary it is a satellite of, if any, locked FOR
+ * UPDATE: a ticket redemption opening a satellite of one of them holds that row FOR
+ * SHARE, so it has committed before the revoking statement runs (which then sees
+ * the new satellite), or it waits for this transaction.
+ */
+async function lockCallerSignIn(tx: Database, target: UserSessions, sessionId: string): Promise<string[]> {
+  const [row] = await tx
+    .select({ id: sessions.id, parentSessionId: sessions.parentSessionId })
+    .from(sessions)
+    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, target.userId)))
+    .for("update");
+  if (!row?.parentSessionId) return [sessionId];
+  await tx.select({ id: sessions.id }).from(sessions).where(eq(sessions.id, row.parentSessionId)).for("update");
+  return [sessionId, row.parentSessionId];
 }
 
 /**

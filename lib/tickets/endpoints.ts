@@ -8,9 +8,10 @@ import { endpoint } from "../http/pipeline";
 import { respondWithEstablishment, type ResponseEffects } from "../http/response-effects";
 import { SeeOther } from "../http/see-other";
 import type { Establishment } from "../sessions/establish-session";
-import { establishWebSessionOperation, redeemNativeTicketOperation, satelliteSyncOperation } from "./operations";
+import { establishWebSessionOperation, redeemNativeTicketOperation, satelliteSyncOperation, startSatelliteSyncOperation } from "./operations";
 import { redeemSessionTicket } from "./redeem-ticket";
-import { satelliteSyncTarget } from "./satellite-sync";
+import { satelliteSyncTarget, startSatelliteSync } from "./satellite-sync";
+import { clearedSyncCookie, syncCookieName } from "./sync-binding";
 
 // POST /_svc/auth/session/establish — a native app's ticket and PKCE verifier for a session
 export const redeemNativeTicketEndpoint = endpoint(redeemNativeTicketOperation, async ({ environment, body, context, effects }) => {
@@ -18,13 +19,19 @@ export const redeemNativeTicketEndpoint = endpoint(redeemNativeTicketOperation, 
   return respondWithEstablishment(effects, await redeemSessionTicket(getDb(), environment, body.ticket, channel, context), { isNative: true });
 });
 
-// GET /_svc/auth/session/establish — a browser's ticket for a session cookie on this host, then a redirect
+// GET /_svc/auth/session/establish — a satellite browser's ticket for a session cookie on this host, then a redirect
 export const establishWebSessionEndpoint = endpoint(establishWebSessionOperation, async ({ environment, query, context, effects }) => {
   const links = linkBase(environment, context.host);
   const target: FlowTarget = { environment, links, flow: { publishableKey: links.publishableKey, redirectUrl: query.redirect_url ?? null } };
+  // The nonce GET /_svc/auth/sync/start left here: one ticket is tried with it, whatever the outcome.
+  const secure = context.secure === true;
+  const syncNonce = context.cookies?.[syncCookieName(secure)] ?? null;
+  if (syncNonce !== null) effects.setFlowCookie(clearedSyncCookie(secure));
+  // No ticket: the primary had no session, and the app shows its signed-out state.
+  if (!query.ticket) return new SeeOther(finalRedirectUrl(target));
   let result: Establishment;
   try {
-    result = await redeemSessionTicket(getDb(), environment, query.ticket, { kind: "web" }, context);
+    result = await redeemSessionTicket(getDb(), environment, query.ticket, { kind: "web", syncNonce }, context);
   } catch (error) {
     // A browser is navigating: it goes back to the app with the reason, not to a JSON page.
     if (error instanceof AppError && (error.code === "invalid_code" || error.code === "user_banned")) {
@@ -35,9 +42,16 @@ export const establishWebSessionEndpoint = endpoint(establishWebSessionOperation
   return new SeeOther(continueInBrowser(environment, target, result, effects));
 });
 
+// GET /_svc/auth/sync/start — on a satellite host: bind the handover to this browser, then on to the primary
+export const startSatelliteSyncEndpoint = endpoint(startSatelliteSyncOperation, async ({ environment, query, context, effects }) => {
+  const started = startSatelliteSync(environment, query.redirect_url, context);
+  effects.setFlowCookie(started.cookie);
+  return new SeeOther(started.location);
+});
+
 // GET /_svc/auth/sync — hand the session on this (primary) host to a satellite domain
 export const satelliteSyncEndpoint = endpoint(satelliteSyncOperation, async ({ environment, session, query, context }) =>
-  new SeeOther(await satelliteSyncTarget(getDb(), environment, session, query.redirect_url, context)),
+  new SeeOther(await satelliteSyncTarget(getDb(), environment, session, { redirectUrl: query.redirect_url, binding: query.binding }, context)),
 );
 
 /**

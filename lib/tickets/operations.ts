@@ -1,6 +1,6 @@
 import { sessionEstablishedSchema } from "../auth/schemas";
 import { defineOperation } from "../http/operation";
-import { establishWebSessionQuery, redeemNativeTicketBody, satelliteSyncQuery } from "./schemas";
+import { establishWebSessionQuery, redeemNativeTicketBody, satelliteSyncQuery, startSatelliteSyncQuery } from "./schemas";
 
 const tags = ["Client: session"];
 const CLIENT = ["environment_not_found", "origin_not_allowed"] as const;
@@ -24,15 +24,29 @@ export const establishWebSessionOperation = defineOperation({
   operationId: "establishWebSession",
   method: "get",
   path: "/_svc/auth/session/establish",
-  summary: "Open a browser session from a one-time ticket",
+  summary: "Open a browser session from a satellite's one-time ticket",
   description:
-    "A browser navigates here with a ticket handed to this host (a satellite domain's `?ticket=` from GET /_svc/auth/sync). Sets the session cookie on the host this is called on and answers 303 to `redirect_url` when the environment allows it (its allowed origins, frontend hosts, or a path on this host), else to the environment's home URL. A satellite ticket continues the primary session's sign-in and never asks for a second factor again; for other tickets, a user who owes a second factor gets no session: the browser goes to the hosted `/second-factor` page (the challenge in an HttpOnly cookie, never the URL), and to `/mfa-enrollment` where the environment requires MFA and the user has none; an open gate (consent, email verification) sends it to that gate's page. A satellite session ends when the primary session it was handed from ends, never outlives it, and counts as verified when the primary last was. A failed redemption also answers 303, to the same target with `?error=invalid_code` (unknown, expired, used ticket, a native ticket, which needs its verifier, or a primary session that has ended) or `?error=user_banned`. The ticket lives 60 seconds and is redeemed at most once, also under concurrent requests.",
+    "The last step of satellite sync, on the satellite host (see GET /_svc/auth/sync/start): the browser comes back from the primary's GET /_svc/auth/sync with `?ticket=`. The ticket opens a session only in the browser that started the sync: it carries the SHA-256 of the nonce that /sync/start left in this host's `__Host-gh_sync` cookie (`gh_sync` on plain http), compared in constant time; the cookie is cleared either way. Sets the session cookie on the host this is called on and answers 303 to `redirect_url` when the environment allows it (its allowed origins, frontend hosts, or a path on this host), else to the environment's home URL. The satellite session continues the primary session's sign-in (its methods; no second factor asked again), never outlives the primary (it ends when the primary is revoked, expires or goes idle, whatever is used on the satellite) and counts as verified when the primary last was. Without `ticket` (the primary had no session) the browser goes on to `redirect_url` with nothing set. A failed redemption also answers 303, to the same target with `?error=invalid_code` (unknown, expired or used ticket; a ticket minted for another browser, or the nonce cookie missing; a native ticket, which needs its verifier; a primary session that has ended), and spends the ticket; or `?error=user_banned`. The ticket lives 60 seconds and is redeemed at most once, also under concurrent requests. Attempts count against `rateLimits.signIn` per IP.",
   tags,
   auth: "publishableKey",
   rateLimits: [{ action: "signIn" }],
   query: establishWebSessionQuery,
-  response: { status: 303, description: "To the redirect target (session cookie set), the second-factor page, or back with `error`." },
+  response: { status: 303, description: "To the redirect target (session cookie set), or back with `error`." },
   errors: [...CLIENT, "invalid_request", "rate_limited"],
+});
+
+export const startSatelliteSyncOperation = defineOperation({
+  operationId: "startSatelliteSync",
+  method: "get",
+  path: "/_svc/auth/sync/start",
+  summary: "Start handing the primary's session to this satellite host",
+  description:
+    "For an app on another frontend host of the environment (a satellite domain): navigate the browser here, on the satellite's own host, to get the session the user has on the primary host (the environment's first frontend host). Leaves a random nonce in a 5-minute HttpOnly, SameSite=Lax cookie on this host (`__Host-gh_sync` over https, `gh_sync` on plain http; path /) and answers 303 to the primary's GET /_svc/auth/sync with `binding` = BASE64URL(SHA-256(nonce)) and, as its `redirect_url`, this host's GET /_svc/auth/session/establish carrying the app's `redirect_url`. The browser comes back there with a ticket that opens a session only where the nonce cookie is, so a ticket minted for another browser (login CSRF) opens nothing. `redirect_url`: a path on this host, or an https URL (http only on a loopback host, outside production) on one of the environment's frontend hosts or allowed origins; anything else is 400 invalid_request naming it. Called on the primary host itself, or on a host that is not one of the environment's frontend hosts: 400 invalid_request.",
+  tags,
+  auth: "publishableKey",
+  query: startSatelliteSyncQuery,
+  response: { status: 303, description: "To the primary host's GET /_svc/auth/sync, with the nonce cookie set here." },
+  errors: [...CLIENT, "invalid_request"],
 });
 
 export const satelliteSyncOperation = defineOperation({
@@ -41,7 +55,7 @@ export const satelliteSyncOperation = defineOperation({
   path: "/_svc/auth/sync",
   summary: "Hand the session to a satellite domain",
   description:
-    "For an app on another domain of the same environment: the satellite sends the browser here, on the primary host where the session cookie lives. With a live session, a one-time ticket (60 s, single use) is issued for the same user, carrying the session's sign-in methods and naming the session (or, from a satellite, its primary) as its primary, and the browser goes back with 303 to `{redirect_url}?ticket=`, which the satellite redeems on its own host with GET /_svc/auth/session/establish. Without a session the browser goes back with no `ticket` parameter at all (the satellite then shows its signed-out state or sends the user to sign in). `redirect_url` must be an absolute URL on one of the environment's allowed origins or frontend hosts: anything else is 400 invalid_request and nothing is followed or issued. Signing out on the primary (and any revocation of it: another device, the Server API, a ban, a password change) ends the satellite sessions too.",
+    "The middle step of satellite sync, on the primary host where the session cookie lives: a satellite's GET /_svc/auth/sync/start sends the browser here. With a live session, a one-time ticket (60 s, single use) is issued for the same user, carrying the session's sign-in methods, naming the session (or, from a satellite, its primary) as its primary and bound to `binding`, and the browser goes back with 303 to `{redirect_url}?ticket=`, the satellite's GET /_svc/auth/session/establish, which opens the session only in the browser holding the nonce behind `binding`. Without a session the browser goes back with no `ticket` parameter at all (the satellite then shows its signed-out state or sends the user to sign in). The ticket is a whole sign-in, so `redirect_url` must be an absolute https URL (http only on a loopback host, outside production) on one of the environment's frontend hosts or allowed origins, never a custom scheme (use the native OAuth flow with PKCE for apps): anything else, or a missing or malformed `binding`, is 400 invalid_request and nothing is followed or issued. Signing out on the primary (and any revocation of it: another device, the Server API, a ban, a password change, \"sign out other sessions\" from the primary) ends the satellite sessions too.",
   tags,
   auth: "publishableKey",
   query: satelliteSyncQuery,

@@ -6,21 +6,26 @@ import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
 import type { RequestContext } from "../http/request-context";
 import { establishSession, type Establishment, type Proof } from "../sessions/establish-session";
+import { idleBound } from "../sessions/resolve-session";
 import { verifierMatches } from "./pkce";
 import { spendSessionTicket, type SessionTicket } from "./session-tickets";
+import { bindingMatches } from "./sync-binding";
 
 /**
  * How a ticket is redeemed: `native` by POST with the PKCE verifier, for tickets
  * issued with an S256 challenge; `web` by a browser navigating to GET
- * /_svc/auth/session/establish, for tickets issued without one. A ticket is good
- * on its own channel only: a native ticket intercepted on its way to the app (a
- * custom scheme another app registered too) is worthless without the verifier,
- * also at the GET; and a web ticket cannot be passed off as PKCE-protected.
+ * /_svc/auth/session/establish, for tickets issued without one, with the sync
+ * nonce cookie whose hash the ticket is bound to (lib/tickets/sync-binding.ts).
+ * A ticket is good on its own channel only: a native ticket intercepted on its
+ * way to the app (a custom scheme another app registered too) is worthless without
+ * the verifier, also at the GET; a web ticket cannot be passed off as
+ * PKCE-protected; and a web ticket opens nothing in a browser other than the one
+ * that asked for it (login CSRF), nor when it was issued with no binding at all.
  */
-export type TicketChannel = { kind: "native"; codeVerifier: string } | { kind: "web" };
+export type TicketChannel = { kind: "native"; codeVerifier: string } | { kind: "web"; syncNonce: string | null };
 
 function fitsChannel(ticket: SessionTicket, channel: TicketChannel): boolean {
-  if (channel.kind === "web") return ticket.codeChallenge === null;
+  if (channel.kind === "web") return ticket.codeChallenge === null && bindingMatches(channel.syncNonce, ticket.binding);
   return ticket.codeChallenge !== null && verifierMatches(channel.codeVerifier, ticket.codeChallenge);
 }
 
@@ -71,8 +76,9 @@ export async function redeemSessionTicket(
 }
 
 /**
- * The primary session a satellite ticket was handed from, if it is still live,
- * held FOR SHARE until the satellite exists: a revocation of the primary waits
+ * The primary session a satellite ticket was handed from, if it is still live
+ * (active, unexpired, and not idle past the environment's inactivity limit, as
+ * lib/sessions/resolve-session.ts judges a session), held FOR SHARE until the satellite exists: a revocation of the primary waits
  * for this transaction, and its cascade (lib/sessions/revoke-sessions.ts) then
  * sees the satellite; or it went first, and the ticket opens nothing.
  */
@@ -87,6 +93,7 @@ async function livePrimarySession(tx: Database, environment: EnvironmentContext,
         eq(sessions.userId, userId),
         eq(sessions.status, "active"),
         gt(sessions.expiresAt, sql`now()`),
+        gt(sessions.lastActiveAt, idleBound(environment)),
       ),
     )
     .for("share");

@@ -7,6 +7,7 @@ import type { EnvironmentContext } from "../environments/context";
 import type { JsonObject } from "../json/deep-merge";
 import { AUTH_METHODS, type AuthMethod } from "../sessions/establish-session";
 import { codeChallengeSchema } from "./pkce";
+import { syncBindingSchema } from "./sync-binding";
 
 /**
  * A session ticket: a one-time handover of a proven sign-in to a client that will
@@ -25,6 +26,11 @@ export interface SessionTicketInput {
   codeChallenge?: string | null;
   /** For a satellite session: the primary session it is handed from. */
   parentSessionId?: string | null;
+  /**
+   * For a web ticket: the SHA-256 of the nonce the satellite's browser holds
+   * (lib/tickets/sync-binding.ts); the GET establish opens a session only for it.
+   */
+  binding?: string | null;
 }
 
 /** What a spent ticket stands for. */
@@ -33,19 +39,26 @@ export interface SessionTicket {
   methods: AuthMethod[];
   codeChallenge: string | null;
   parentSessionId: string | null;
+  binding: string | null;
 }
 
 /** Stores a ticket (60 s, single use) and returns its clear value, shown only in the redirect that carries it. */
 export async function issueSessionTicket(db: Database, environment: EnvironmentContext, input: SessionTicketInput): Promise<string> {
   // A malformed challenge could never be matched; refusing it here keeps callers honest.
   if (input.codeChallenge != null) codeChallengeSchema.parse(input.codeChallenge);
+  if (input.binding != null) syncBindingSchema.parse(input.binding);
   const { token } = await issueCode(db, {
     environmentId: environment.id,
     purpose: "session_ticket",
     // Addresses key the email-code caps; a ticket is found by its token only.
     email: input.email ?? "",
     userId: input.userId,
-    payload: { methods: input.methods, codeChallenge: input.codeChallenge ?? null, parentSessionId: input.parentSessionId ?? null },
+    payload: {
+      methods: input.methods,
+      codeChallenge: input.codeChallenge ?? null,
+      parentSessionId: input.parentSessionId ?? null,
+      binding: input.binding ?? null,
+    },
     lifetimeMinutes: SESSION_TICKET_LIFETIME_SECONDS / 60,
     withCode: false,
   });
@@ -59,6 +72,7 @@ function parseTicket(userId: string, payload: JsonObject): SessionTicket {
     methods: methods.filter((method): method is AuthMethod => (AUTH_METHODS as readonly unknown[]).includes(method)),
     codeChallenge: typeof payload.codeChallenge === "string" ? payload.codeChallenge : null,
     parentSessionId: typeof payload.parentSessionId === "string" ? payload.parentSessionId : null,
+    binding: typeof payload.binding === "string" ? payload.binding : null,
   };
 }
 

@@ -55,7 +55,7 @@ export const changePasswordOperation = defineOperation({
   path: "/_svc/users/me/password",
   summary: "Change or set the password",
   description:
-    "Needs a recent sign-in (403 reverification_required otherwise), and `currentPassword` as well when a password exists. Other sessions are revoked. The owner is emailed at the primary address as part of the change; if that email cannot be sent, nothing changes (503).",
+    "Needs a recent sign-in (403 reverification_required otherwise), and `currentPassword` as well when a password exists. Other sessions are revoked. Satellite sessions (other domains of the environment, GET /_svc/auth/sync) count as other sessions: called on the primary, its satellites end too; called on a satellite, that satellite and its primary are kept. The owner is emailed at the primary address as part of the change; if that email cannot be sent, nothing changes (503).",
   tags: ["Client: passwords"],
   auth: "sensitiveSession",
   // The current password is a credential: guesses through a stolen session are throttled like sign-ins.
@@ -95,7 +95,8 @@ export const revokeOtherSessionsOperation = defineOperation({
   method: "post",
   path: "/_svc/users/me/sessions/revoke-others",
   summary: "Sign out everywhere else",
-  description: "Needs a recent sign-in (403 reverification_required otherwise): a stolen session must not sign the owner out.",
+  description:
+    "Needs a recent sign-in (403 reverification_required otherwise): a stolen session must not sign the owner out. Revokes every session of the user but the caller's. Satellite sessions (other domains of the environment, GET /_svc/auth/sync) count as other sessions: called on the primary, its satellites end too; called on a satellite, that satellite and its primary are kept.",
   tags: ["Client: session"],
   auth: "sensitiveSession",
   response: { status: 200, description: "How many sessions were revoked.", schema: revokeAllResultSchema },

@@ -2,9 +2,10 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { oneTimeCodes, sessions, users } from "@/db/schema";
-import { sha256 } from "@/lib/crypto/tokens";
+import { randomToken, sha256 } from "@/lib/crypto/tokens";
 import { findEnvironment } from "@/lib/environments/context";
 import type { AuthMethod } from "@/lib/sessions/establish-session";
+import { s256Challenge } from "@/lib/tickets/pkce";
 import { issueSessionTicket } from "@/lib/tickets/session-tickets";
 import { call, expectProblem, problemFields, type ApiResponse } from "../helpers/api";
 import { clientApi } from "../helpers/client";
@@ -21,7 +22,7 @@ const OTHER_VERIFIER = "x".repeat(43);
 async function ticketFor(
   environmentId: string,
   user: { id: string; email: string | null },
-  options: { codeChallenge?: string | null; methods?: AuthMethod[]; parentSessionId?: string } = {},
+  options: { codeChallenge?: string | null; methods?: AuthMethod[]; parentSessionId?: string; binding?: string } = {},
 ) {
   const environment = await findEnvironment(getDb(), environmentId);
   if (!environment) throw new Error("no environment");
@@ -31,6 +32,7 @@ async function ticketFor(
     methods: options.methods ?? ["oauth"],
     codeChallenge: options.codeChallenge === undefined ? RFC_CHALLENGE : options.codeChallenge,
     parentSessionId: options.parentSessionId,
+    binding: options.binding,
   });
 }
 
@@ -223,34 +225,102 @@ async function hostedEnvironment() {
   return { ...env, ...first };
 }
 
+/**
+ * A browser on `host` holding a sync nonce in its gh_sync cookie, as GET
+ * /_svc/auth/sync/start leaves it, and the binding a ticket for it carries.
+ */
+function boundBrowser(host: string, nonce = randomToken()) {
+  const browser = hostBrowser(host);
+  browser.jar.set("gh_sync", nonce);
+  return { browser, binding: s256Challenge(nonce), nonce };
+}
+
+/** A web ticket bound to a fresh browser on the environment's host: that browser, and the ticket. */
+async function webTicket(env: { environmentId: string; host: string }, user: { id: string; email: string | null }, options: { methods?: AuthMethod[] } = {}) {
+  const { browser, binding } = boundBrowser(env.host);
+  const ticket = await ticketFor(env.environmentId, user, { ...options, codeChallenge: null, binding });
+  return { browser, ticket };
+}
+
 describe("GET /_svc/auth/session/establish (browser ticket)", () => {
   it("sets a host-only session cookie on the host it is called on and 303s to the redirect_url", async () => {
     const env = await hostedEnvironment();
     const user = await createUser(env.api, { email: uniqueEmail("web") });
-    const ticket = await ticketFor(env.environmentId, user, { codeChallenge: null });
-    const page = hostBrowser(env.host);
+    const { browser: page, ticket } = await webTicket(env, user);
     const res = await page.get(`/_svc/auth/session/establish?ticket=${ticket}&redirect_url=${encodeURIComponent(`${env.origin}/welcome?x=1`)}`);
     expect(res.status, res.text).toBe(303);
     expect(res.headers.get("location")).toBe(`${env.origin}/welcome?x=1`);
     const cookie = res.headers.getSetCookie().find((value) => value.startsWith("__gh_session="));
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).not.toMatch(/Domain=/i);
+    // The nonce is spent with its ticket.
+    expect(res.headers.getSetCookie().find((value) => value.startsWith("gh_sync="))).toMatch(/Max-Age=0/i);
+    expect(page.jar.has("gh_sync")).toBe(false);
     const me = await page.get("/_svc/users/me");
     expect(me.status, me.text).toBe(200);
     expect(me.body.id).toBe(user.id);
-    // Replayed: back to the target with the reason, nothing set.
-    const replay = await hostBrowser(env.host).get(`/_svc/auth/session/establish?ticket=${ticket}&redirect_url=${encodeURIComponent(`${env.origin}/welcome`)}`);
+    // Replayed: back to the target with the reason, no session (only the nonce cleared).
+    const replay = await boundBrowser(env.host).browser.get(`/_svc/auth/session/establish?ticket=${ticket}&redirect_url=${encodeURIComponent(`${env.origin}/welcome`)}`);
     expect(replay.status).toBe(303);
     expect(replay.headers.get("location")).toBe(`${env.origin}/welcome?error=invalid_code`);
-    expect(replay.headers.getSetCookie()).toEqual([]);
+    expect(replay.headers.getSetCookie()).toEqual(["gh_sync=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax"]);
+  });
+
+  it("login CSRF: a ticket bound to another browser's nonce opens nothing, and is spent", async () => {
+    const env = await hostedEnvironment();
+    const user = await createUser(env.api, { email: uniqueEmail("web") });
+    const { browser: asker, ticket } = await webTicket(env, user);
+    const target = encodeURIComponent(`${env.origin}/x`);
+    for (const victim of [boundBrowser(env.host).browser, hostBrowser(env.host)]) {
+      const res = await victim.get(`/_svc/auth/session/establish?ticket=${ticket}&redirect_url=${target}`);
+      expect(res.status).toBe(303);
+      expect(res.headers.get("location")).toBe(`${env.origin}/x?error=invalid_code`);
+      expect(res.headers.getSetCookie().some((value) => value.startsWith("__gh_session="))).toBe(false);
+      expect((await victim.get("/_svc/users/me")).status).toBe(401);
+    }
+    // One guess per ticket: the browser it was bound to comes too late.
+    const late = await asker.get(`/_svc/auth/session/establish?ticket=${ticket}&redirect_url=${target}`);
+    expect(late.headers.get("location")).toBe(`${env.origin}/x?error=invalid_code`);
+    expect(await userSessions(user.id)).toHaveLength(0);
+  });
+
+  it("a web ticket issued with no binding opens nothing, whatever nonce the browser holds", async () => {
+    const env = await hostedEnvironment();
+    const user = await createUser(env.api, { email: uniqueEmail("web") });
+    const ticket = await ticketFor(env.environmentId, user, { codeChallenge: null });
+    const res = await boundBrowser(env.host).browser.get(`/_svc/auth/session/establish?ticket=${ticket}&redirect_url=${encodeURIComponent(`${env.origin}/x`)}`);
+    expect(res.headers.get("location")).toBe(`${env.origin}/x?error=invalid_code`);
+    expect(await userSessions(user.id)).toHaveLength(0);
+  });
+
+  it("over https the nonce counts only from __Host-gh_sync: a gh_sync cookie (a sibling subdomain may plant one) is ignored", async () => {
+    const env = await hostedEnvironment();
+    const user = await createUser(env.api, { email: uniqueEmail("web") });
+    const nonce = randomToken();
+    const establish = async (cookie: string) => {
+      const ticket = await ticketFor(env.environmentId, user, { codeChallenge: null, binding: s256Challenge(nonce) });
+      return call("GET", `/_svc/auth/session/establish?ticket=${ticket}&redirect_url=${encodeURIComponent(`${env.origin}/x`)}`, {
+        headers: { host: env.host, accept: "text/html", "x-forwarded-proto": "https", cookie },
+      });
+    };
+    const planted = await establish(`gh_sync=${nonce}`);
+    expect(planted.headers.get("location")).toBe(`${env.origin}/x?error=invalid_code`);
+    expect(await userSessions(user.id)).toHaveLength(0);
+    const hostOnly = await establish(`__Host-gh_sync=${nonce}`);
+    expect(hostOnly.headers.get("location")).toBe(`${env.origin}/x`);
+    const cleared = hostOnly.headers.getSetCookie().find((value) => value.startsWith("__Host-gh_sync="));
+    expect(cleared).toMatch(/Max-Age=0/i);
+    expect(cleared).toMatch(/Secure/i);
+    expect(cleared).toMatch(/Path=\//i);
+    expect(await userSessions(user.id)).toHaveLength(1);
   });
 
   it("never follows a redirect_url outside the environment: the home URL instead", async () => {
     const env = await hostedEnvironment();
     const user = await createUser(env.api, { email: uniqueEmail("web") });
     for (const evil of ["https://evil.example/steal", "//evil.example/x", "javascript:alert(1)", `${env.origin}@evil.example/`]) {
-      const ticket = await ticketFor(env.environmentId, user, { codeChallenge: null });
-      const res = await hostBrowser(env.host).get(`/_svc/auth/session/establish?ticket=${ticket}&redirect_url=${encodeURIComponent(evil)}`);
+      const { browser, ticket } = await webTicket(env, user);
+      const res = await browser.get(`/_svc/auth/session/establish?ticket=${ticket}&redirect_url=${encodeURIComponent(evil)}`);
       expect(res.status).toBe(303);
       expect(new URL(res.headers.get("location") ?? "").origin, evil).toBe(env.origin);
     }
@@ -271,8 +341,9 @@ describe("GET /_svc/auth/session/establish (browser ticket)", () => {
   it("10 concurrent browser redemptions: exactly one session cookie", async () => {
     const env = await hostedEnvironment();
     const user = await createUser(env.api, { email: uniqueEmail("web") });
-    const ticket = await ticketFor(env.environmentId, user, { codeChallenge: null });
-    const results = await Promise.all(Array.from({ length: 10 }, () => hostBrowser(env.host).get(`/_svc/auth/session/establish?ticket=${ticket}`)));
+    const nonce = randomToken();
+    const ticket = await ticketFor(env.environmentId, user, { codeChallenge: null, binding: s256Challenge(nonce) });
+    const results = await Promise.all(Array.from({ length: 10 }, () => boundBrowser(env.host, nonce).browser.get(`/_svc/auth/session/establish?ticket=${ticket}`)));
     const withCookie = results.filter((res) => res.headers.getSetCookie().some((value) => value.startsWith("__gh_session=")));
     expect(withCookie).toHaveLength(1);
     expect(results.every((res) => res.status === 303)).toBe(true);
@@ -284,9 +355,9 @@ describe("GET /_svc/auth/session/establish (browser ticket)", () => {
     const env = await hostedEnvironment();
     const user = await mfaUser(env.publishableKey, env.api);
     const before = (await userSessions(user.userId)).length;
-    const ticket = await ticketFor(env.environmentId, { id: user.userId, email: user.email }, { codeChallenge: null });
+    const { browser, ticket } = await webTicket(env, { id: user.userId, email: user.email });
     const target = `${env.origin}/after`;
-    const res = await hostBrowser(env.host).get(`/_svc/auth/session/establish?ticket=${ticket}&redirect_url=${encodeURIComponent(target)}`);
+    const res = await browser.get(`/_svc/auth/session/establish?ticket=${ticket}&redirect_url=${encodeURIComponent(target)}`);
     expect(res.status).toBe(303);
     const location = new URL(res.headers.get("location") ?? "");
     expect(location.origin).toBe(env.origin);
@@ -306,11 +377,14 @@ describe("GET /_svc/auth/session/establish (browser ticket)", () => {
     expect(verified.status, verified.text).toBe(200);
   });
 
-  it("a missing or oversized ticket is 400 invalid_request problem+json; an unknown one goes back with error=invalid_code", async () => {
+  it("no ticket (the primary had no session) goes on to redirect_url signed out; an oversized one is 400; an unknown one goes back with error=invalid_code", async () => {
     const env = await hostedEnvironment();
-    const missing = await hostBrowser(env.host).get("/_svc/auth/session/establish");
-    expectProblem(missing, 400, "invalid_request");
-    expect(problemFields(missing)).toEqual(["ticket"]);
+    const { browser } = boundBrowser(env.host);
+    const missing = await browser.get(`/_svc/auth/session/establish?redirect_url=${encodeURIComponent(`${env.origin}/x?y=1`)}`);
+    expect(missing.status).toBe(303);
+    expect(missing.headers.get("location")).toBe(`${env.origin}/x?y=1`);
+    expect(missing.headers.getSetCookie().some((value) => value.startsWith("__gh_session="))).toBe(false);
+    expect(browser.jar.has("gh_sync")).toBe(false);
     const unknown = await hostBrowser(env.host).get(`/_svc/auth/session/establish?ticket=nope&redirect_url=${encodeURIComponent(`${env.origin}/x`)}`);
     expect(unknown.status).toBe(303);
     expect(unknown.headers.get("location")).toBe(`${env.origin}/x?error=invalid_code`);
@@ -333,12 +407,12 @@ describe("a banned user's browser ticket", () => {
   it("goes back with error=user_banned and opens no session", async () => {
     const env = await hostedEnvironment();
     const user = await createUser(env.api, { email: uniqueEmail("race") });
-    const ticket = await ticketFor(env.environmentId, user, { codeChallenge: null });
+    const { browser, ticket } = await webTicket(env, user);
     await getDb()
       .update(users)
       .set({ status: "banned" })
       .where(and(eq(users.id, user.id), eq(users.environmentId, env.environmentId)));
-    const res = await hostBrowser(env.host).get(`/_svc/auth/session/establish?ticket=${ticket}&redirect_url=${encodeURIComponent(`${env.origin}/x`)}`);
+    const res = await browser.get(`/_svc/auth/session/establish?ticket=${ticket}&redirect_url=${encodeURIComponent(`${env.origin}/x`)}`);
     expect(res.headers.get("location")).toBe(`${env.origin}/x?error=user_banned`);
     expect(await userSessions(user.id)).toHaveLength(0);
   });

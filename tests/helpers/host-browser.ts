@@ -37,11 +37,13 @@ let counter = 0;
 /**
  * An environment served on `hosts` frontend hosts (`{host, origin}` each, origin with
  * PUBLIC_URL's scheme and port), with room for a test's many sign-ins from one IP.
+ * `domain`: the hosts' parent domain (`localhost` for loopback names, where plain
+ * http stands in for https outside production).
  */
-export async function hostedEnvironment(hostCount = 1) {
+export async function hostedEnvironment(hostCount = 1, domain = "example.test") {
   counter += 1;
   const tag = `${counter}-${Math.random().toString(36).slice(2, 8)}`;
-  const hosts = Array.from({ length: hostCount }, (_, i) => `app${i}-${tag}.example.test`);
+  const hosts = Array.from({ length: hostCount }, (_, i) => `app${i}-${tag}.${domain}`);
   const created = await createEnvironment(getDb(), { name: `Hosted ${tag}`, frontendHost: hosts[0] });
   if (hosts.length > 1) await getDb().update(environments).set({ frontendHosts: hosts }).where(eq(environments.id, created.environmentId));
   const api = serverApi(created.secretKey);
