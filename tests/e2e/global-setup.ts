@@ -41,6 +41,8 @@ export default async function globalSetup() {
 
   // Every environment here is served on (or through PUBLIC_URL, which is) localhost:PORT: one callback URL.
   const idp = await startOidcProvider({ redirectUris: [`${run.baseUrl}/_svc/auth/oauth2/${PROVIDER_ID}/callback`], anyLogin: true });
+  // Read by the workers (tests/e2e/support/oauth.ts), which Playwright starts after this with this environment.
+  process.env.GH_E2E_IDP_ISSUER = idp.issuer;
   for (const api of [main, consenting]) {
     await api.post("/oauth-providers", {
       id: PROVIDER_ID,

@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { expect, type Page } from "@playwright/test";
-import { BASE_URL } from "./fixtures";
+import type { Locator, Page } from "@playwright/test";
 
 /**
  * The loopback OpenID provider global-setup starts for the whole run (one for every
@@ -21,22 +20,33 @@ export async function offlineProviderPages(page: Page): Promise<void> {
   await page.context().route(/^https:\/\/fonts\.(googleapis|gstatic)\.com\//, (route) => route.abort());
 }
 
+/** The provider's origin, which global-setup hands to the workers through the environment. */
 function atProvider(url: URL): boolean {
-  return url.origin !== BASE_URL && url.pathname.startsWith("/interaction/");
+  const issuer = process.env.GH_E2E_IDP_ISSUER;
+  if (!issuer) throw new Error("no loopback provider: GH_E2E_IDP_ISSUER is set by global-setup");
+  return url.origin === new URL(issuer).origin;
+}
+
+/** Somewhere new after `from`: a page of the provider that asks something, or any page of ours. */
+function arrived(from: string) {
+  return (url: URL) => url.toString() !== from && (!atProvider(url) || url.pathname.startsWith("/interaction/"));
 }
 
 /**
- * After the browser has left for the provider: types the login and any password into
- * its sign-in form and presses "Continue" on its consent page, as a person does; the
- * provider then sends the browser back to our callback. A provider that still knows
- * this browser (signed in, consent given) asks nothing and is passed straight through.
+ * Presses `start` (a "Continue with" or "Connect" link), then at the provider types
+ * the login and any password into its sign-in form and presses "Continue" on its
+ * consent page, as a person does; returns once the provider has sent the browser
+ * back to us. A provider that still knows this browser (signed in, consent given)
+ * asks nothing and is passed straight through. Answers how many of its pages the provider showed.
  */
-export async function signInAtProvider(page: Page, login: string): Promise<void> {
-  for (let step = 0; step < 2; step += 1) {
-    await page.waitForURL((url) => atProvider(url) || url.origin === BASE_URL);
-    if (!atProvider(new URL(page.url()))) return;
+export async function throughProvider(page: Page, start: Locator, login: string): Promise<number> {
+  let from = page.url();
+  await start.click();
+  for (let step = 0; step < 3; step += 1) {
+    await page.waitForURL(arrived(from));
+    if (!atProvider(new URL(page.url()))) return step;
+    from = page.url();
     const loginField = page.locator('input[name="login"]');
-    const from = page.url();
     if (await loginField.isVisible()) {
       await loginField.fill(login);
       await page.locator('input[name="password"]').fill("any password");
@@ -44,14 +54,15 @@ export async function signInAtProvider(page: Page, login: string): Promise<void>
     } else {
       await page.getByRole("button", { name: "Continue" }).click();
     }
-    await page.waitForURL((url) => url.toString() !== from);
   }
-  await expect(page).toHaveURL((url) => url.origin === BASE_URL);
+  throw new Error(`still at the provider: ${page.url()}`);
 }
 
-/** At the provider's sign-in page, presses its "[ Cancel ]" link: the provider answers access_denied. */
-export async function cancelAtProvider(page: Page): Promise<void> {
-  await page.waitForURL((url) => atProvider(url));
+/** Presses `start`, then the "[ Cancel ]" link on the provider's sign-in page: the provider answers access_denied. */
+export async function cancelAtProvider(page: Page, start: Locator): Promise<void> {
+  const from = page.url();
+  await start.click();
+  await page.waitForURL(arrived(from));
   await page.getByRole("link", { name: "[ Cancel ]" }).click();
-  await page.waitForURL((url) => url.origin === BASE_URL);
+  await page.waitForURL((url) => !atProvider(url));
 }
