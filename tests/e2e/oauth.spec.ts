@@ -1,6 +1,8 @@
 import { expect, test, type Page } from "@playwright/test";
+import { ageSignIn } from "./support/database";
 import { ALLOWED_ORIGIN, BASE_URL, checkPage, createUser, environments, latestEmail, signInThroughForm } from "./support/fixtures";
 import { cancelAtProvider, offlineProviderPages, PROVIDER_NAME, providerAccount, throughProvider } from "./support/oauth";
+import { e2eRun } from "./support/run-settings";
 import { turnOnTwoStep } from "./support/two-step";
 
 /**
@@ -111,6 +113,31 @@ test("connect the provider from the account page, see it listed, disconnect it",
   await expect(section).toContainText("No accounts are connected.");
   await checkPage(page, "account-connected-accounts-removed");
   await latestEmail(user.email, "account_disconnected");
+});
+
+test("connecting after the recent-sign-in window confirms the password first, then goes to the provider", async ({ page }) => {
+  test.skip(!e2eRun().databaseUrl, "ages the session in the database, which the server holds open under PGlite");
+  const user = await createUser("oauth-stale");
+  const account = providerAccount("oauth-stale");
+  await signInThroughForm(page, user.email, user.password);
+  await page.waitForURL(`${BASE_URL}/account`);
+  await ageSignIn(user.id, 3600);
+  await page.reload();
+  const section = connectedAccounts(page);
+  await expect(section.getByText("To connect an account, confirm it's you first.")).toBeVisible();
+  await checkPage(page, "account-connected-accounts-reverify-first");
+
+  await section.getByRole("link", { name: `Connect ${PROVIDER_NAME}` }).click();
+  await expect(page).toHaveURL(/\/account\?(.*&)?reverify=1/);
+  const confirm = page.getByRole("form", { name: "Confirm it's you" });
+  await confirm.getByLabel("Password").fill(user.password);
+  await confirm.getByRole("button", { name: "Confirm" }).click();
+  await expect(page.getByText("Thank you. You can make the change now.")).toBeVisible();
+
+  await expect(section.getByText("To connect an account, confirm it's you first.")).toHaveCount(0);
+  await throughProvider(page, section.getByRole("link", { name: `Connect ${PROVIDER_NAME}` }), account.login);
+  await expect(section.getByRole("status").filter({ hasText: `${PROVIDER_NAME} is connected.` })).toBeVisible();
+  await expect(section.getByTestId("identity")).toContainText(account.email);
 });
 
 test("an MFA user who connected the provider still owes the second factor after Continue with", async ({ page }) => {
