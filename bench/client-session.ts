@@ -14,16 +14,17 @@ export interface ClientFixture {
 export const BENCH_PASSWORD = "bench: correct horse battery staple";
 
 /** Its own environment per run: earlier runs' sessions and rate-limit rows never skew this one. */
-export async function createBenchEnvironment(): Promise<CreatedEnvironment> {
+export async function createBenchEnvironment(bench = "client"): Promise<CreatedEnvironment> {
   const handle = await openBenchDatabase(benchDatabaseUrl(), 1);
   try {
-    return await createEnvironment(handle.db, { name: `client bench ${new Date().toISOString()}` });
+    return await createEnvironment(handle.db, { name: `${bench} bench ${new Date().toISOString()}` });
   } finally {
     await handle.close();
   }
 }
 
-async function send(baseUrl: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Response> {
+/** One request through a running server's API; anything but a 2xx throws with the answer. */
+export async function send(baseUrl: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Response> {
   const response = await fetch(`${baseUrl}${path}`, {
     method,
     headers: body === undefined ? headers : { ...headers, "content-type": "application/json" },

@@ -1,17 +1,19 @@
 /**
- * `npm run bench -- <search|create|client> [options]`: performance checks against a real
+ * `npm run bench -- <search|create|client|oauth> [options]`: performance checks against a real
  * Postgres (BENCH_DATABASE_URL), kept out of the test suite because they take
  * minutes and need a quiet machine to mean anything.
  */
 import { UsageError } from "./args";
 import { CLIENT_USAGE, runClientBench } from "./client";
 import { CREATE_USAGE, runCreateBench } from "./create";
+import { OAUTH_USAGE, runOAuthBench } from "./oauth";
 import { runSearchBench, SEARCH_USAGE } from "./search";
 
 const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; usage: string }> = {
   search: { run: runSearchBench, usage: SEARCH_USAGE },
   create: { run: runCreateBench, usage: CREATE_USAGE },
   client: { run: runClientBench, usage: CLIENT_USAGE },
+  oauth: { run: runOAuthBench, usage: OAUTH_USAGE },
 };
 
 function usage(): string {

@@ -566,8 +566,8 @@ export const userIdentities = pgTable(
  * One OAuth authorization in flight (10 minutes, single use): the `state` sent to the
  * provider (stored hashed), bound to the browser that started it by the hash of a
  * short-lived cookie, and to the provider; the nonce and the PKCE verifier toward
- * the provider (sealed); what the flow is for (`sign_in`, or `link` for a signed-in
- * user and session); where it ends (`redirectUrl`, already checked against the
+ * the provider (sealed); what the flow is for (`sign_in`, or `link` / `reverify` for a
+ * signed-in user and session); where it ends (`redirectUrl`, already checked against the
  * environment's origins) and on which host it started (`linkBase`, where its cookie
  * lives); for a native app, the app's S256 `codeChallenge`.
  */
@@ -581,7 +581,7 @@ export const oauthFlows = pgTable(
     browserHash: text("browser_hash").notNull(),
     nonce: text("nonce").notNull(),
     codeVerifierSealed: text("code_verifier_sealed").notNull(),
-    intent: text("intent", { enum: ["sign_in", "link"] }).notNull(),
+    intent: text("intent", { enum: ["sign_in", "link", "reverify"] }).notNull(),
     userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
     sessionId: uuid("session_id"),
     redirectUrl: text("redirect_url"),

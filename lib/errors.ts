@@ -26,6 +26,7 @@ export const ERRORS = {
   last_sign_in_method: { status: 409, title: "Last sign-in method" },
   account_exists: { status: 409, title: "Account exists" },
   oauth_provider_exists: { status: 409, title: "OAuth provider already exists" },
+  oauth_provider_in_use: { status: 409, title: "OAuth provider in use" },
   mfa_already_enabled: { status: 409, title: "Two-step verification already on" },
   mfa_not_enabled: { status: 409, title: "Two-step verification not on" },
   payload_too_large: { status: 413, title: "Payload too large" },

@@ -1,5 +1,6 @@
 import type { EnvironmentContext } from "../environments/context";
 import { hostedHref, type HostedFlow } from "../hosted/hosted-flow";
+import { PROVIDER_PRESETS, type ProviderType } from "../oauth/provider-presets";
 import type { ActiveSession } from "../sessions/resolve-session";
 
 export interface ConnectLink {
@@ -43,4 +44,28 @@ export function connectLinks(
       return { providerId: provider.id, name: provider.name, href: `/_svc/auth/oauth2/${encodeURIComponent(provider.id)}/link?${query}` };
     });
   return { links, reverifyFirst: !recent };
+}
+
+/**
+ * "Confirm it's you" with a connected provider account, for the reverification
+ * form: plain links to the OAuth reverify flow of each enabled OpenID Connect
+ * provider the user has connected (only those report a fresh sign-in), ending
+ * back on the account page. None for a user with two-step verification, who
+ * confirms with the code or a passkey (OAuth is a first factor).
+ */
+export function reverifyLinks(
+  flow: HostedFlow,
+  providers: { id: string; name: string; type: ProviderType }[],
+  connectedProviderIds: string[],
+  hasSecondFactor: boolean,
+): ConnectLink[] {
+  if (hasSecondFactor) return [];
+  const connected = new Set(connectedProviderIds);
+  return providers
+    .filter((provider) => connected.has(provider.id) && PROVIDER_PRESETS[provider.type].protocol === "oidc")
+    .map((provider) => {
+      const query = new URLSearchParams({ redirect_url: hostedHref("/account", flow, { reverified: "1" }) });
+      if (flow.publishableKey) query.set("pk", flow.publishableKey);
+      return { providerId: provider.id, name: provider.name, href: `/_svc/auth/oauth2/${encodeURIComponent(provider.id)}/reverify?${query}` };
+    });
 }

@@ -75,6 +75,7 @@ export async function beginFlow(
     nonce: started.nonce,
     codeVerifier: started.codeVerifier,
     requestId: context.requestId,
+    freshSignIn: input.intent === "reverify",
   });
   return { location: url.toString(), browserCookie: started.browserCookie };
 }

@@ -12,7 +12,8 @@ import { logUnexpectedError } from "../http/log";
 import { establishSession, type SessionGrant } from "../sessions/establish-session";
 import { issueSessionTicket } from "../tickets/session-tickets";
 import { loadProviderOrThrow } from "./begin-authorization";
-import { BROWSER_COOKIE, consumeFlow, peekFlowBase, type ConsumedFlow } from "./flows";
+import type { CallbackTiming } from "./callback-timing";
+import { BROWSER_COOKIE, consumeFlow, peekFlowBase, SESSION_FLOW_COMPLETE_PATHS, type ConsumedFlow } from "./flows";
 import { callbackUrl, exchangeCallback } from "./provider-client";
 import type { ProviderProfile } from "./profile";
 import { resolveSignIn } from "./resolve-sign-in";
@@ -88,30 +89,38 @@ export function receivedUrl(base: LinkBase, providerId: string, query: CallbackQ
   return url;
 }
 
-/** Exchanges the code with the provider the flow was started for; the flow's nonce and verifier. */
+/**
+ * Exchanges the code with the provider the flow was started for; the flow's nonce
+ * and verifier. `timing` (the callback's Server-Timing) times the exchange alone.
+ */
 export async function profileForFlow(
   db: Database,
   environment: EnvironmentContext,
   flow: ConsumedFlow,
   query: CallbackQuery,
   requestId: string,
+  timing?: CallbackTiming,
 ): Promise<ProviderProfile> {
   assertNoProviderError(query);
   const provider = await loadProviderOrThrow(db, environment, flow.providerId);
-  return exchangeCallback(provider, {
-    redirectUri: callbackUrl(flow.base, provider.id),
-    currentUrl: receivedUrl(flow.base, provider.id, query),
-    state: String(query.state),
-    nonce: flow.nonce,
-    codeVerifier: flow.codeVerifier,
-    requestId,
-  });
+  const exchange = () =>
+    exchangeCallback(provider, {
+      redirectUri: callbackUrl(flow.base, provider.id),
+      currentUrl: receivedUrl(flow.base, provider.id, query),
+      state: String(query.state),
+      nonce: flow.nonce,
+      codeVerifier: flow.codeVerifier,
+      requestId,
+      ...(flow.intent === "reverify" ? { signedInSince: flow.startedAt } : {}),
+    });
+  return timing ? timing.exchange(exchange) : exchange();
 }
 
 /**
  * GET /_svc/auth/oauth2/{provider}/callback. The state must name a live flow of this
  * provider started in this browser; it is consumed before anything else happens.
- * A link flow is handed on, unconsumed, to link/complete. Every failure ends on a
+ * A flow a signed-in session started (link, reverify) is handed on, unconsumed, to
+ * its completion endpoint. Every failure ends on a
  * redirect with an error code, never a stack trace.
  */
 export async function completeCallback(
@@ -120,6 +129,7 @@ export async function completeCallback(
   providerId: string,
   query: CallbackQuery,
   context: RequestContext,
+  timing: CallbackTiming,
 ): Promise<CallbackOutcome> {
   const match = { state: query.state, browserToken: context.cookies?.[BROWSER_COOKIE], providerId };
   const hereBase = callerEnvironment ? linkBase(callerEnvironment, context.host) : { origin: new URL(publicUrl()).origin, publishableKey: null };
@@ -128,14 +138,16 @@ export async function completeCallback(
   const scope = callerEnvironment && context.host !== new URL(publicUrl()).host ? callerEnvironment.id : null;
   const flow = await consumeFlow(db, scope, { ...match, intent: "sign_in" });
   if (!flow) {
-    const linkFlowBase = await peekFlowBase(db, scope, { ...match, intent: "link" });
-    if (linkFlowBase) return { location: linkCompleteUrl(linkFlowBase, query) };
+    const sessionFlow = await peekFlowBase(db, scope, { ...match, intent: ["link", "reverify"] });
+    if (sessionFlow && sessionFlow.intent !== "sign_in") {
+      return { location: sessionFlowCompleteUrl(sessionFlow.base, SESSION_FLOW_COMPLETE_PATHS[sessionFlow.intent], query) };
+    }
     return { location: failureLocation(null, null, hereBase, "oauth_state_invalid") };
   }
   const environment = callerEnvironment?.id === flow.environmentId ? callerEnvironment : await findEnvironment(db, flow.environmentId);
   if (!environment) return { location: failureLocation(null, flow, hereBase, "oauth_state_invalid") };
   try {
-    const profile = await profileForFlow(db, environment, flow, query, context.requestId);
+    const profile = await profileForFlow(db, environment, flow, query, context.requestId, timing);
     return await signInWithProfile(db, environment, flow, profile, context).catch((error: unknown) => {
       // Two first sign-ins of one provider account (or address) at once: the loser's transaction is undone.
       if (isUniqueViolation(error)) throw new AppError("identifier_exists", "This account was just created by another sign-in; try again.");
@@ -146,11 +158,11 @@ export async function completeCallback(
   }
 }
 
-/** link/complete on the flow's host, with the provider's parameters unchanged (and `pk` off a frontend host). */
-function linkCompleteUrl(base: LinkBase, query: CallbackQuery): string {
+/** A session flow's completion (link/complete, reverify/complete) on the flow's host, with the provider's parameters unchanged (and `pk` off a frontend host). */
+function sessionFlowCompleteUrl(base: LinkBase, path: string, query: CallbackQuery): string {
   const params: Record<string, string> = {};
   for (const [name, value] of Object.entries(query)) if (typeof value === "string" && name !== "pk") params[name] = value;
-  return environmentUrl(base, "/_svc/auth/oauth2/link/complete", params);
+  return environmentUrl(base, path, params);
 }
 
 /**

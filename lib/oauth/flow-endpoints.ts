@@ -3,6 +3,7 @@ import { endpoint } from "../http/pipeline";
 import { respondWithEstablishment } from "../http/response-effects";
 import { SeeOther } from "../http/see-other";
 import { beginAuthorization } from "./begin-authorization";
+import { CallbackTiming } from "./callback-timing";
 import { completeCallback } from "./complete-callback";
 import {
   authorizeOperation,
@@ -12,8 +13,10 @@ import {
   getContinuationOperation,
   linkCompleteOperation,
   linkOperation,
+  oauthReverifyCompleteOperation,
+  oauthReverifyOperation,
 } from "./flow-operations";
-import { beginLink, completeLink } from "./link-flow";
+import { beginLink, beginReverify, completeLink, completeReverify } from "./link-flow";
 import { describeContinuation, finishContinuation } from "./signup-continuation";
 
 /*
@@ -40,9 +43,11 @@ export const authorizeEndpoint = endpoint(authorizeOperation, async ({ environme
 });
 
 export const callbackEndpoint = endpoint(callbackOperation, async ({ environment, params, query, context, effects }) => {
-  const outcome = await completeCallback(getDb(), environment, params.provider, query, context);
+  const timing = new CallbackTiming();
+  const outcome = await completeCallback(getDb(), environment, params.provider, query, context, timing);
   if (outcome.grant) effects.openSession(outcome.grant);
   if (outcome.mfaFlow) effects.rememberMfaFlow(outcome.mfaFlow);
+  effects.headers.set("server-timing", timing.header());
   return new SeeOther(outcome.location);
 });
 
@@ -66,6 +71,16 @@ export const linkEndpoint = endpoint(linkOperation, async ({ environment, sessio
 
 export const linkCompleteEndpoint = endpoint(linkCompleteOperation, async ({ environment, session, query, context }) =>
   new SeeOther(await completeLink(getDb(), environment, session, query, context)),
+);
+
+export const reverifyEndpoint = endpoint(oauthReverifyOperation, async ({ environment, session, params, query, context, effects }) => {
+  const authorization = await beginReverify(getDb(), environment, session, { providerId: params.provider, redirectUrl: query.redirect_url ?? null }, context);
+  effects.setFlowCookie(authorization.browserCookie);
+  return new SeeOther(authorization.location);
+});
+
+export const reverifyCompleteEndpoint = endpoint(oauthReverifyCompleteOperation, async ({ environment, session, query, context }) =>
+  new SeeOther(await completeReverify(getDb(), environment, session, query, context)),
 );
 
 export const getContinuationEndpoint = endpoint(getContinuationOperation, ({ environment, query }) =>

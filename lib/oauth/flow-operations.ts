@@ -28,7 +28,7 @@ export const callbackOperation = defineOperation({
   path: "/_svc/auth/oauth2/{provider}/callback",
   summary: "OAuth callback (sign-in and linking)",
   description:
-    "Where the provider sends the browser back; register `{frontend origin}/_svc/auth/oauth2/{provider}/callback` with the provider. Always a 303: a web sign-in sets the session cookie and goes to the flow's `redirect_url` (default: the environment's home or the hosted account page); a user with two-step verification goes to the hosted `/second-factor` page (no session yet); a native flow goes to `{redirect_url}?ticket=` (redeem with POST /_svc/auth/session/establish and the code verifier); a new user while legal consent is required goes to the hosted `/sign-up/continue?token=` page (native: `{redirect_url}?continuation_token=`); a link flow goes on to /_svc/auth/oauth2/link/complete. A failure goes to `{redirect_url}?error=<code>` or the hosted `/oauth-error?error=<code>` page: `oauth_state_invalid` (state missing, unknown, used, expired, of another provider or another browser), `access_denied` (refused at the provider), `oauth_failed` (the provider's answer or id_token was refused), `account_exists` (the address belongs to an account and is not verified on both sides: sign in and connect the provider from the account page), `user_banned`, `forbidden` (sign-up closed), `identifier_exists` (two first sign-ins of one account at once). A `form_post` answer (Apple) is posted to the same path and sent on here.",
+    "Where the provider sends the browser back; register `{frontend origin}/_svc/auth/oauth2/{provider}/callback` with the provider. Always a 303: a web sign-in sets the session cookie and goes to the flow's `redirect_url` (default: the environment's home or the hosted account page); a user with two-step verification goes to the hosted `/second-factor` page (no session yet); a native flow goes to `{redirect_url}?ticket=` (redeem with POST /_svc/auth/session/establish and the code verifier); a new user while legal consent is required goes to the hosted `/sign-up/continue?token=` page (native: `{redirect_url}?continuation_token=`); a link flow goes on to /_svc/auth/oauth2/link/complete. A failure goes to `{redirect_url}?error=<code>` or the hosted `/oauth-error?error=<code>` page: `oauth_state_invalid` (state missing, unknown, used, expired, of another provider or another browser), `access_denied` (refused at the provider), `oauth_failed` (the provider's answer or id_token was refused), `account_exists` (the address belongs to an account and is not verified on both sides: sign in and connect the provider from the account page), `user_banned`, `forbidden` (sign-up closed), `identifier_exists` (two first sign-ins of one account at once). A `form_post` answer (Apple) is posted to the same path and sent on here. The answer carries `Server-Timing: oauth-exchange;dur=<ms>, app;dur=<ms>`: the round trips to the provider (code redemption, id_token check, UserInfo; absent when the flow stopped before them) and the callback's whole work including them, so an operator can tell a slow provider from a slow Gatehouse. Durations only.",
   tags,
   auth: "anyClient",
   rateLimits: [{ action: "signIn" }],
@@ -77,6 +77,37 @@ export const linkCompleteOperation = defineOperation({
   summary: "Complete connecting a provider account",
   description:
     "Reached from the callback (proxy redirect) on the host where the session lives. The flow must have been started by this very session, still live. 303 to the flow's `redirect_url` (default: the hosted account page), with `error=<code>` on failure: `identity_already_linked` (the provider account signs in as another user), `oauth_state_invalid`, `access_denied`, `oauth_failed`, `forbidden` (another session started the flow).",
+  tags,
+  auth: "session",
+  params: undefined,
+  query: callbackQuery,
+  response: REDIRECT,
+  errors: [...CLIENT, "unauthorized", "session_pending", "invalid_request"],
+});
+
+export const oauthReverifyOperation = defineOperation({
+  operationId: "oauthReverify",
+  method: "get",
+  path: "/_svc/auth/oauth2/{provider}/reverify",
+  summary: "Confirm it is you with a connected provider account",
+  description:
+    "\"Confirm it's you\" for a user who signs in with a provider account (and may have no password): 303 to the provider, as authorize does; the flow is bound to this session and ends at /_svc/auth/oauth2/reverify/complete, which opens the session's reverification window (like POST /_svc/auth/reverify) when the account that signed in at the provider is one connected to this user. OAuth proves a first factor only: a user with two-step verification gets 403 forbidden and confirms with the authenticator code or a passkey instead.",
+  tags,
+  auth: "session",
+  rateLimits: [{ action: "signIn" }],
+  params: providerParams,
+  query: linkQuery,
+  response: REDIRECT,
+  errors: [...CLIENT, "unauthorized", "session_pending", "forbidden", "invalid_request", "resource_not_found", "oauth_failed", "rate_limited"],
+});
+
+export const oauthReverifyCompleteOperation = defineOperation({
+  operationId: "oauthReverifyComplete",
+  method: "get",
+  path: "/_svc/auth/oauth2/reverify/complete",
+  summary: "Complete confirming it is you with a provider account",
+  description:
+    "Reached from the callback (proxy redirect) on the host where the session lives. The flow must have been started by this very session, still live. 303 to the flow's `redirect_url` (default: the hosted account page), with `error=<code>` on failure: `forbidden` (the provider account is not connected to this user, another session started the flow, or two-step verification is on), `oauth_state_invalid`, `access_denied`, `oauth_failed`.",
   tags,
   auth: "session",
   params: undefined,

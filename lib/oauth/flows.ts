@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "@/db/client";
 import { oauthFlows } from "@/db/schema";
@@ -24,7 +24,16 @@ export const BROWSER_COOKIE_PATH = "/_svc/auth/oauth2";
 
 const BROWSER_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
-export type FlowIntent = "sign_in" | "link";
+export type FlowIntent = "sign_in" | "link" | "reverify";
+
+/** The flows a signed-in session starts: connecting a provider account, or confirming it is you with one. */
+export type SessionFlowIntent = Exclude<FlowIntent, "sign_in">;
+
+/** Where the callback hands each session flow on to: on the flow's host, where the session cookie lives. */
+export const SESSION_FLOW_COMPLETE_PATHS: Record<SessionFlowIntent, string> = {
+  link: "/_svc/auth/oauth2/link/complete",
+  reverify: "/_svc/auth/oauth2/reverify/complete",
+};
 export type FlowRow = typeof oauthFlows.$inferSelect;
 
 export interface FlowInput {
@@ -63,6 +72,8 @@ export interface ConsumedFlow {
   codeChallenge: string | null;
   nonce: string;
   codeVerifier: string;
+  /** When the flow began: a reverification's provider sign-in must not be older. */
+  startedAt: Date;
 }
 
 const linkBaseSchema = z.object({ origin: z.string(), publishableKey: z.string().nullable() });
@@ -113,7 +124,8 @@ export interface FlowMatch {
   state: string | undefined;
   /** The gh_oauth cookie the callback arrived with. */
   browserToken: string | null | undefined;
-  intent: FlowIntent;
+  /** The intent the flow must have (or one of these). */
+  intent: FlowIntent | readonly FlowIntent[];
   /** The provider whose callback this is; omitted at link/complete, which learns it from the flow. */
   providerId?: string;
 }
@@ -129,7 +141,7 @@ function matching(environmentId: string | null, match: FlowMatch & { state: stri
     eq(oauthFlows.stateHash, sha256(match.state)),
     environmentId === null ? undefined : eq(oauthFlows.environmentId, environmentId),
     eq(oauthFlows.browserHash, sha256(match.browserToken)),
-    eq(oauthFlows.intent, match.intent),
+    typeof match.intent === "string" ? eq(oauthFlows.intent, match.intent) : inArray(oauthFlows.intent, [...match.intent]),
     match.providerId === undefined ? undefined : eq(oauthFlows.providerId, match.providerId),
     isNull(oauthFlows.consumedAt),
     gt(oauthFlows.expiresAt, sql`now()`),
@@ -154,6 +166,7 @@ async function toConsumed(row: FlowRow): Promise<ConsumedFlow> {
     codeChallenge: row.codeChallenge,
     nonce: row.nonce,
     codeVerifier: await unseal(row.codeVerifierSealed),
+    startedAt: row.createdAt,
   };
 }
 
@@ -170,11 +183,12 @@ export async function consumeFlow(db: Database, environmentId: string | null, ma
 }
 
 /**
- * The link base of a live flow that matches, without consuming it: the callback of
- * a link hands it on to link/complete on that host, where the session cookie is.
+ * The host and intent of a live flow that matches, without consuming it: the
+ * callback of a flow a signed-in session started (link, reverify) hands it on to
+ * that flow's completion on that host, where the session cookie is.
  */
-export async function peekFlowBase(db: Database, environmentId: string | null, match: FlowMatch): Promise<LinkBase | null> {
+export async function peekFlowBase(db: Database, environmentId: string | null, match: FlowMatch): Promise<{ base: LinkBase; intent: FlowIntent } | null> {
   if (!usable(match)) return null;
-  const [row] = await db.select({ linkBase: oauthFlows.linkBase }).from(oauthFlows).where(matching(environmentId, match)).limit(1);
-  return row ? linkBaseSchema.parse(JSON.parse(row.linkBase)) : null;
+  const [row] = await db.select({ linkBase: oauthFlows.linkBase, intent: oauthFlows.intent }).from(oauthFlows).where(matching(environmentId, match)).limit(1);
+  return row ? { base: linkBaseSchema.parse(JSON.parse(row.linkBase)), intent: row.intent } : null;
 }

@@ -5,21 +5,22 @@ import { environmentUrl, linkBase } from "../environments/environment-links";
 import { AppError } from "../errors";
 import type { RequestContext } from "../http/request-context";
 import { safeRedirect } from "../http/safe-redirect";
+import { findIdentity } from "../identities/find-identity";
 import { linkIdentity } from "../identities/link-identity";
+import { hasAnyFactor, readUserFactors } from "../mfa/user-factors";
+import { markReverified } from "../sessions/reverification";
 import type { ActiveSession } from "../sessions/resolve-session";
 import { acceptedRedirect, beginFlow, loadProviderOrThrow, type Authorization } from "./begin-authorization";
 import { failureCode, failureLocation, profileForFlow, type CallbackQuery } from "./complete-callback";
-import { BROWSER_COOKIE, consumeFlow } from "./flows";
+import { BROWSER_COOKIE, consumeFlow, type ConsumedFlow, type SessionFlowIntent } from "./flows";
+import type { ProviderProfile } from "./profile";
 
-/**
- * GET /_svc/auth/oauth2/{provider}/link: a signed-in user (recent sign-in: the
- * operation is sensitive) connects a provider account. The flow remembers the user
- * and the very session that asked; it ends at link/complete.
- */
-export async function beginLink(
+
+async function beginSessionFlow(
   db: Database,
   environment: EnvironmentContext,
   current: ActiveSession,
+  intent: SessionFlowIntent,
   input: { providerId: string; redirectUrl: string | null },
   context: RequestContext,
 ): Promise<Authorization> {
@@ -29,39 +30,127 @@ export async function beginLink(
     db,
     environment,
     provider,
-    { intent: "link", userId: current.user.id, sessionId: current.session.id, redirectUrl, native: false, codeChallenge: null },
+    { intent, userId: current.user.id, sessionId: current.session.id, redirectUrl, native: false, codeChallenge: null },
     context,
   );
 }
 
 /**
- * GET /_svc/auth/oauth2/link/complete: the callback hands a link flow on to here,
- * on the flow's host where the session cookie lives. The flow is consumed (this
- * browser, link intent), must belong to the session presenting it (still live: the
- * route resolved it), and the provider account is connected with linkIdentity: 409
- * identity_already_linked when it signs in as someone else. It ends at the flow's
- * redirect_url (default: the hosted account page), with `error=` on failure.
+ * Consumes the session flow this browser started with `intent`, checks it belongs
+ * to the session presenting it (still live: the route resolved it), exchanges the
+ * code and hands the provider's profile to `act`. Ends at the flow's redirect_url
+ * (default: the hosted account page), with `error=` on any failure.
  */
-export async function completeLink(
+async function completeSessionFlow(
+  db: Database,
+  environment: EnvironmentContext,
+  current: ActiveSession,
+  intent: SessionFlowIntent,
+  query: CallbackQuery,
+  context: RequestContext,
+  act: (flow: ConsumedFlow, profile: ProviderProfile, actor: RequestActor) => Promise<unknown>,
+): Promise<string> {
+  const here = linkBase(environment, context.host);
+  const flow = await consumeFlow(db, environment.id, { state: query.state, browserToken: context.cookies?.[BROWSER_COOKIE], intent });
+  if (!flow) return failureLocation(null, null, here, "oauth_state_invalid");
+  try {
+    if (flow.sessionId !== current.session.id || flow.userId !== current.user.id) {
+      throw new AppError("forbidden", "This flow was started by another session.");
+    }
+    const profile = await profileForFlow(db, environment, flow, query, context.requestId);
+    await act(flow, profile, { type: "user", id: current.user.id, requestId: context.requestId });
+  } catch (error) {
+    return failureLocation(environment, flow, flow.base, failureCode(error, context.requestId));
+  }
+  // The default, the account page, names the environment with pk where the host does not.
+  return flow.redirectUrl ? safeRedirect(flow.redirectUrl, environment, flow.base).url : environmentUrl(flow.base, "/account");
+}
+
+/**
+ * GET /_svc/auth/oauth2/{provider}/link: a signed-in user (recent sign-in: the
+ * operation is sensitive) connects a provider account. The flow remembers the user
+ * and the very session that asked; it ends at link/complete.
+ */
+export function beginLink(
+  db: Database,
+  environment: EnvironmentContext,
+  current: ActiveSession,
+  input: { providerId: string; redirectUrl: string | null },
+  context: RequestContext,
+): Promise<Authorization> {
+  return beginSessionFlow(db, environment, current, "link", input, context);
+}
+
+/**
+ * GET /_svc/auth/oauth2/link/complete: the callback hands a link flow on to here.
+ * The provider account is connected with linkIdentity: 409 identity_already_linked
+ * when it signs in as someone else.
+ */
+export function completeLink(
   db: Database,
   environment: EnvironmentContext,
   current: ActiveSession,
   query: CallbackQuery,
   context: RequestContext,
 ): Promise<string> {
-  const here = linkBase(environment, context.host);
-  const flow = await consumeFlow(db, environment.id, { state: query.state, browserToken: context.cookies?.[BROWSER_COOKIE], intent: "link" });
-  if (!flow) return failureLocation(null, null, here, "oauth_state_invalid");
-  try {
-    if (flow.sessionId !== current.session.id || flow.userId !== current.user.id) {
-      throw new AppError("forbidden", "This connection was started by another session.");
-    }
-    const profile = await profileForFlow(db, environment, flow, query, context.requestId);
-    const actor: RequestActor = { type: "user", id: current.user.id, requestId: context.requestId };
-    await db.transaction((tx) => linkIdentity(tx, environment, current.user, { providerId: flow.providerId, profile }, actor));
-  } catch (error) {
-    return failureLocation(environment, flow, flow.base, failureCode(error, context.requestId));
+  return completeSessionFlow(db, environment, current, "link", query, context, (flow, profile, actor) =>
+    db.transaction((tx) => linkIdentity(tx, environment, current.user, { providerId: flow.providerId, profile }, actor)),
+  );
+}
+
+/**
+ * OAuth proves a first factor only: a user with two-step verification confirms it
+ * is them with the authenticator code or a passkey, as at sign-in, never with a
+ * provider account alone (403 forbidden).
+ */
+async function assertOAuthMayReverify(db: Database, userId: string): Promise<void> {
+  if (hasAnyFactor(await readUserFactors(db, userId))) {
+    throw new AppError("forbidden", "With two-step verification on, confirm it is you with your authenticator app or a passkey.");
   }
-  // The default, the account page, names the environment with pk where the host does not.
-  return flow.redirectUrl ? safeRedirect(flow.redirectUrl, environment, flow.base).url : environmentUrl(flow.base, "/account");
+}
+
+/**
+ * GET /_svc/auth/oauth2/{provider}/reverify: "confirm it's you" for a user who signs
+ * in with a provider account (and may have no password): a fresh sign-in at the
+ * provider opens the session's reverification window, like the password does at
+ * POST /auth/reverify. The provider is asked for a fresh sign-in (prompt=login,
+ * max_age=0) and its id_token must say so (auth_time no older than the flow):
+ * an unlocked browser still signed in at the provider is not proof. OpenID Connect
+ * providers only. Bound to this session; ends at reverify/complete.
+ */
+export async function beginReverify(
+  db: Database,
+  environment: EnvironmentContext,
+  current: ActiveSession,
+  input: { providerId: string; redirectUrl: string | null },
+  context: RequestContext,
+): Promise<Authorization> {
+  await assertOAuthMayReverify(db, current.user.id);
+  const provider = await loadProviderOrThrow(db, environment, input.providerId);
+  // Only OpenID Connect reports when the user last signed in (auth_time): an OAuth-only
+  // provider could pass on a remembered session without asking anyone.
+  if (provider.preset.protocol !== "oidc") {
+    throw new AppError("forbidden", `${provider.name} cannot confirm a fresh sign-in; confirm it is you another way.`);
+  }
+  return beginSessionFlow(db, environment, current, "reverify", input, context);
+}
+
+/**
+ * GET /_svc/auth/oauth2/reverify/complete: the provider account that just signed in
+ * must be one connected to the session's user (else `error=forbidden`, and nothing
+ * opens); then the session is reverified with amr `oauth`.
+ */
+export function completeReverify(
+  db: Database,
+  environment: EnvironmentContext,
+  current: ActiveSession,
+  query: CallbackQuery,
+  context: RequestContext,
+): Promise<string> {
+  return completeSessionFlow(db, environment, current, "reverify", query, context, async (flow, profile, actor) => {
+    await assertOAuthMayReverify(db, current.user.id);
+    const identity = await findIdentity(db, environment.id, flow.providerId, profile.subject);
+    if (identity?.userId !== current.user.id) throw new AppError("forbidden", "This provider account is not connected to you.");
+    await markReverified(db, environment, current, "oauth", actor);
+  });
 }

@@ -1,7 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { isUniqueViolation } from "@/db/errors";
-import { oauthProviders } from "@/db/schema";
+import { oauthProviders, userIdentities } from "@/db/schema";
 import { recordEvent, type Actor } from "../audit/record-event";
 import { seal } from "../crypto/secret-box";
 import type { EnvironmentContext } from "../environments/context";
@@ -66,14 +66,24 @@ const idTaken = (id: string) =>
 const notFound = () => new AppError("resource_not_found", "No OAuth provider with this id in the environment.");
 
 /** The provider row; another environment's provider of the same id is simply not found (ids are per environment). */
-async function getProviderRowOrThrow(db: Database, environmentId: string, providerId: string): Promise<ProviderRow> {
-  const [row] = await db
+async function getProviderRowOrThrow(db: Database, environmentId: string, providerId: string, options: { lock?: boolean } = {}): Promise<ProviderRow> {
+  const query = db
     .select()
     .from(oauthProviders)
     .where(and(eq(oauthProviders.environmentId, environmentId), eq(oauthProviders.id, providerId)))
     .limit(1);
+  const [row] = options.lock ? await query.for("update") : await query;
   if (!row) throw notFound();
   return row;
+}
+
+async function hasIdentities(db: Database, environmentId: string, providerId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: userIdentities.id })
+    .from(userIdentities)
+    .where(and(eq(userIdentities.environmentId, environmentId), eq(userIdentities.providerId, providerId)))
+    .limit(1);
+  return Boolean(row);
 }
 
 export async function listOAuthProviders(db: Database, environment: EnvironmentContext): Promise<{ data: OAuthProvider[] }> {
@@ -130,8 +140,11 @@ export async function updateOAuthProvider(
 ): Promise<OAuthProvider> {
   const clientSecretSealed = patch.clientSecret === undefined ? undefined : await seal(patch.clientSecret);
   return db.transaction(async (tx) => {
-    const current = await getProviderRowOrThrow(tx, environment.id, providerId);
+    const current = await getProviderRowOrThrow(tx, environment.id, providerId, { lock: true });
     const issuer = patch.issuer === undefined ? undefined : checkedIssuer(current.type, patch.issuer);
+    if (issuer !== undefined && issuer !== current.issuer && (await hasIdentities(tx, environment.id, providerId))) {
+      throw new AppError("oauth_provider_in_use", "Users are linked through this provider; its issuer cannot change. Add the new issuer as another provider.");
+    }
     const [row] = await tx
       .update(oauthProviders)
       .set({
@@ -152,7 +165,11 @@ export async function updateOAuthProvider(
   });
 }
 
-/** Removes the provider (answers 204, hence undefined); the identities linked through it stay (see the operation). */
+/**
+ * Removes the provider and the identities linked through it (answers 204, hence
+ * undefined). Account ids are unique per issuer only: kept identities would sign in
+ * whoever holds the same id at a provider later added under this id.
+ */
 export async function deleteOAuthProvider(db: Database, environmentId: string, providerId: string, actor: Actor): Promise<undefined> {
   await db.transaction(async (tx) => {
     const [row] = await tx
@@ -160,6 +177,7 @@ export async function deleteOAuthProvider(db: Database, environmentId: string, p
       .where(and(eq(oauthProviders.environmentId, environmentId), eq(oauthProviders.id, providerId)))
       .returning({ id: oauthProviders.id });
     if (!row) throw notFound();
+    await tx.delete(userIdentities).where(and(eq(userIdentities.environmentId, environmentId), eq(userIdentities.providerId, providerId)));
     await recordEvent(tx, { environmentId, type: "oauth_provider.deleted", actor, data: { providerId } });
   });
   return undefined;

@@ -72,7 +72,7 @@ export function callbackUrl(base: LinkBase, providerId: string): string {
  */
 export async function authorizationUrl(
   provider: ResolvedProvider,
-  p: { redirectUri: string; state: string; nonce: string; codeVerifier: string; requestId?: string },
+  p: { redirectUri: string; state: string; nonce: string; codeVerifier: string; requestId?: string; freshSignIn?: boolean },
 ): Promise<URL> {
   try {
     const config = await discoveredConfiguration(provider);
@@ -85,6 +85,8 @@ export async function authorizationUrl(
       code_challenge_method: "S256",
     };
     if (provider.preset.protocol === "oidc") parameters.nonce = p.nonce;
+    // Reverification: the provider must ask the user again, not pass on a session it remembers (OIDC Core §3.1.2.1).
+    if (p.freshSignIn) Object.assign(parameters, { prompt: "login", max_age: "0" });
     if (provider.preset.responseMode === "form_post") parameters.response_mode = "form_post";
     return oidc.buildAuthorizationUrl(config, parameters);
   } catch (error) {
@@ -106,7 +108,16 @@ export async function authorizationUrl(
  */
 export async function exchangeCallback(
   provider: ResolvedProvider,
-  p: { redirectUri: string; currentUrl: URL; state: string; nonce: string; codeVerifier: string; requestId?: string },
+  p: {
+    redirectUri: string;
+    currentUrl: URL;
+    state: string;
+    nonce: string;
+    codeVerifier: string;
+    requestId?: string;
+    /** Reverification: the id_token's `auth_time` must be at or after this (the flow's start). */
+    signedInSince?: Date;
+  },
 ): Promise<ProviderProfile> {
   let profile: ProviderProfile | null;
   try {
@@ -122,6 +133,8 @@ export async function exchangeCallback(
         expectedState: p.state,
         expectedNonce: p.nonce,
         idTokenExpected: true,
+        // auth_time required and no older than the flow (a few seconds of clock skew allowed).
+        ...(p.signedInSince ? { maxAge: Math.ceil((Date.now() - p.signedInSince.getTime()) / 1000) + 5 } : {}),
       });
       const claims = tokens.claims();
       if (!claims) throw new Error("no id_token");

@@ -54,13 +54,13 @@ export const updateOAuthProviderOperation = defineOperation({
   path: "/api/server/v1/oauth-providers/{providerId}",
   summary: "Update an OAuth provider",
   description:
-    "Changes the label, client id, secret, issuer, scopes, order or whether it is enabled; the same rules as creation apply. A disabled provider is no longer listed to clients and its sign-ins are refused; its identities stay linked.",
+    "Changes the label, client id, secret, issuer, scopes, order or whether it is enabled; the same rules as creation apply. A disabled provider is no longer listed to clients and its sign-ins are refused; its identities stay linked. The issuer cannot change while identities are linked through the provider (409 oauth_provider_in_use): account ids are only unique per issuer, so another issuer's user could sign in as one of ours; add the new issuer as another provider instead.",
   tags,
   auth: "secretKey",
   params: providerIdParams,
   body: updateOAuthProviderBody,
   response: { status: 200, description: "The updated provider.", schema: oauthProviderSchema },
-  errors: [...ON_PROVIDER, "payload_too_large"],
+  errors: [...ON_PROVIDER, "payload_too_large", "oauth_provider_in_use"],
 });
 
 export const deleteOAuthProviderOperation = defineOperation({
@@ -69,7 +69,7 @@ export const deleteOAuthProviderOperation = defineOperation({
   path: "/api/server/v1/oauth-providers/{providerId}",
   summary: "Remove an OAuth provider",
   description:
-    "Removes the provider: its buttons disappear and its sign-ins are refused. The identities users linked through it are kept, so adding a provider with the same id later signs them in again; remove them per user if they should go.",
+    "Removes the provider and the identities users linked through it, in one transaction: its buttons disappear and its sign-ins are refused. A provider added later with the same id starts with no identities, so another issuer's account ids can never sign in as ours. Users who signed in only through it get in again with a password reset to their address.",
   tags,
   auth: "secretKey",
   params: providerIdParams,

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { PROVIDER_TYPES } from "./provider-presets";
 
 /** Static segments beside `{provider}` under `/_svc/auth/oauth2/`: a provider of that id would be shadowed by them. */
-const RESERVED_PROVIDER_IDS = ["providers", "link"];
+const RESERVED_PROVIDER_IDS = ["providers", "link", "reverify"];
 
 /** The `{provider}` path segment of the Client API (CONTRACT "Pinned shapes"). */
 export const providerIdSchema = z

@@ -310,3 +310,79 @@ describe("linking a provider account to the signed-in user", () => {
     expect((await signIn.get("/users/me")).body.id).toBe(user.id);
   });
 });
+
+describe("confirming it is you with a connected provider account (users without a password)", () => {
+  /** A user who signed up with the provider account alone (no password), with an old sign-in. */
+  async function providerOnlyUser() {
+    const account = idp.addAccount({ email: uniqueEmail("oauth-only"), emailVerified: true });
+    const { client, callback } = await callbackFor(open, account.sub);
+    await follow(client, callback);
+    const me = await client.get("/users/me");
+    expect(me.status, me.text).toBe(200);
+    const [session] = await getDb().select().from(sessions).where(eq(sessions.userId, me.body.id));
+    if (!session) throw new Error("no session");
+    await ageSignIn(session.id);
+    return { account, client, userId: me.body.id as string, sessionId: session.id };
+  }
+
+  async function reverifyAs(client: ReturnType<typeof clientApi>, login: string) {
+    const providerUrl = location(await client.get("/auth/oauth2/idp/reverify"));
+    const complete = location(await follow(client, await atProvider(idp, providerUrl, login)));
+    expect(new URL(complete).pathname).toBe("/_svc/auth/oauth2/reverify/complete");
+    return location(await follow(client, complete));
+  }
+
+  it("the connected account signs in at the provider again: the session is reverified (amr gains oauth) and sensitive operations open", async () => {
+    const { account, client, sessionId } = await providerOnlyUser();
+    expectProblem(await client.get("/auth/oauth2/other/link"), 403, "reverification_required");
+    expect(await reverifyAs(client, account.sub)).toBe(`${open.origin}/account`);
+    const [session] = await getDb().select().from(sessions).where(eq(sessions.id, sessionId));
+    expect(Date.now() - (session?.lastVerifiedAt.getTime() ?? 0)).toBeLessThan(60_000);
+    expect(location(await client.get("/auth/oauth2/other/link")).startsWith(idp.issuer)).toBe(true);
+  });
+
+  it("the provider is asked for a fresh sign-in (prompt=login, max_age=0); an id_token whose auth_time predates the flow opens nothing (review finding)", async () => {
+    const { account, client, sessionId } = await providerOnlyUser();
+    const providerUrl = new URL(location(await client.get("/auth/oauth2/idp/reverify")));
+    expect(providerUrl.searchParams.get("prompt")).toBe("login");
+    expect(providerUrl.searchParams.get("max_age")).toBe("0");
+    idp.tamperIdTokens("auth_time");
+    try {
+      const complete = location(await follow(client, await atProvider(idp, providerUrl.toString(), account.sub)));
+      expect(new URL(location(await follow(client, complete))).searchParams.get("error")).toBe("oauth_failed");
+    } finally {
+      idp.tamperIdTokens(null);
+    }
+    const [session] = await getDb().select().from(sessions).where(eq(sessions.id, sessionId));
+    expect(Date.now() - (session?.lastVerifiedAt.getTime() ?? 0)).toBeGreaterThan(30 * 60_000);
+    // A sign-in flow is not held to it: auth_time is checked for reverification only.
+    const signIn = await callbackFor(open, account.sub);
+    expect(new URL(location(await follow(signIn.client, signIn.callback))).searchParams.get("error")).toBeNull();
+  });
+
+  it("another provider account (not connected to the user) opens nothing: error=forbidden", async () => {
+    const { client, sessionId } = await providerOnlyUser();
+    const stranger = idp.addAccount({ email: uniqueEmail("stranger"), emailVerified: true });
+    expect(new URL(await reverifyAs(client, stranger.sub)).searchParams.get("error")).toBe("forbidden");
+    const [session] = await getDb().select().from(sessions).where(eq(sessions.id, sessionId));
+    expect(Date.now() - (session?.lastVerifiedAt.getTime() ?? 0)).toBeGreaterThan(30 * 60_000);
+    expectProblem(await client.get("/auth/oauth2/other/link"), 403, "reverification_required");
+  });
+
+  it("a flow started by another session of the same user is refused; a user with two-step verification must use the code (403 forbidden)", async () => {
+    const { account, client } = await providerOnlyUser();
+    const providerUrl = location(await client.get("/auth/oauth2/idp/reverify"));
+    const complete = location(await follow(client, await atProvider(idp, providerUrl, account.sub)));
+    const second = await callbackFor(open, account.sub);
+    await follow(second.client, second.callback);
+    second.client.jar.set("gh_oauth", client.jar.get("gh_oauth") ?? "");
+    expect(new URL(location(await follow(second.client, complete))).searchParams.get("error")).toBe("forbidden");
+
+    const email = uniqueEmail("two-step");
+    const user = await createUser(open.api, { email, password: STRONG_PASSWORD });
+    const signedIn = await signedInClient(open.publishableKey, email);
+    await enrollTotp(signedIn.client, user.id);
+    expectProblem(await signedIn.client.get("/auth/oauth2/idp/reverify"), 403, "forbidden");
+    expectProblem(await clientApi(open.publishableKey).get("/auth/oauth2/idp/reverify"), 401, "unauthorized");
+  });
+});

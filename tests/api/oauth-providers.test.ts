@@ -2,12 +2,12 @@ import { and, eq } from "drizzle-orm";
 import { randomNonce, randomPKCECodeVerifier, randomState } from "openid-client";
 import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { events, oauthProviders } from "@/db/schema";
+import { events, oauthProviders, userIdentities } from "@/db/schema";
 import { unseal } from "@/lib/crypto/secret-box";
 import { frontendHostOrigin } from "@/lib/environments/environment-links";
 import { authorizationUrl, exchangeCallback, loadEnabledProvider } from "@/lib/oauth/provider-client";
 import { call, expectProblem, problemFields } from "../helpers/api";
-import { newEnvironment } from "../helpers/fixtures";
+import { createUser, newEnvironment, uniqueEmail } from "../helpers/fixtures";
 import { connectOidcProvider } from "../helpers/oidc-provider";
 
 type Environment = Awaited<ReturnType<typeof newEnvironment>>;
@@ -70,6 +70,21 @@ describe("OAuth providers CRUD (Server API)", () => {
       issuer: "https://gitlab.acme.example",
       scopes: ["openid", "email"],
     });
+  });
+
+  it("review finding: account ids are unique per issuer only — the issuer cannot change while identities are linked (409), and deleting the provider removes its identities", async () => {
+    const env = await newEnvironment();
+    await createProvider(env, { id: "corp", type: "oidc", issuer: "https://idp.example" });
+    const user = await createUser(env.api, { email: uniqueEmail("linked") });
+    await getDb().insert(userIdentities).values({ environmentId: env.environmentId, userId: user.id, providerId: "corp", subject: "42" });
+
+    expectProblem(await env.api.patch("/oauth-providers/corp", { issuer: "https://other-idp.example" }), 409, "oauth_provider_in_use");
+    expect((await env.api.patch("/oauth-providers/corp", { name: "Corp SSO", issuer: "https://idp.example" })).status).toBe(200);
+
+    expect((await env.api.delete("/oauth-providers/corp")).status).toBe(204);
+    expect(await getDb().select().from(userIdentities).where(eq(userIdentities.userId, user.id))).toHaveLength(0);
+    await createProvider(env, { id: "corp", type: "oidc", issuer: "https://other-idp.example" });
+    expect((await env.api.patch("/oauth-providers/corp", { issuer: "https://idp.example" })).status).toBe(200);
   });
 
   it("lists in button order (position, then id), updates, and deletes", async () => {
@@ -198,6 +213,7 @@ describe("OAuth providers CRUD (Server API)", () => {
       [{ ...base, id: "x".repeat(33) }, "id"],
       [{ ...base, id: "providers" }, "id"],
       [{ ...base, id: "link" }, "id"],
+      [{ ...base, id: "reverify" }, "id"],
       [{ ...base, type: "facebook" }, "type"],
       [{ ...base, clientSecret: "" }, "clientSecret"],
       [{ ...base, clientId: 5 }, "clientId"],

@@ -116,6 +116,22 @@ describe("web sign-in against a real OpenID provider", () => {
     expect(location(res)).toBe(`${env.origin}/account`);
     expect((await client.get("/users/me")).status).toBe(200);
   });
+
+  it("the callback answers with Server-Timing: the provider exchange and its whole work; no exchange when the state is refused", async () => {
+    const client = clientApi(env.publishableKey);
+    const res = await webSignIn(client, idp, idp.addAccount({ email: uniqueEmail("timing"), emailVerified: true }).sub);
+    expect(location(res)).toBe(`${env.origin}/account`);
+    const timing = res.headers.get("server-timing") ?? "";
+    const [, exchange, app] = /^oauth-exchange;dur=(\d+\.\d), app;dur=(\d+\.\d)$/.exec(timing) ?? [];
+    expect(exchange, timing).toBeDefined();
+    // The exchange is real round trips to the loopback provider, and part of the whole.
+    expect(Number(exchange)).toBeGreaterThan(0);
+    expect(Number(app)).toBeGreaterThanOrEqual(Number(exchange));
+
+    const refused = await follow(clientApi(env.publishableKey), `${env.origin}/_svc/auth/oauth2/idp/callback?state=${"A".repeat(43)}&code=x`);
+    expect(errorOf(location(refused))).toBe("oauth_state_invalid");
+    expect(refused.headers.get("server-timing")).toMatch(/^app;dur=\d+\.\d$/);
+  });
 });
 
 describe("GitHub (OAuth2 and its REST API, a loopback fake)", () => {
@@ -131,6 +147,8 @@ describe("GitHub (OAuth2 and its REST API, a loopback fake)", () => {
       const me = await client.get("/users/me");
       expect(me.body.email).toBe(github.users.verified.emails.find((entry) => entry.primary)?.email.toLowerCase());
       expect((await identitiesOf(String(github.users.verified.id)))[0]).toMatchObject({ providerId: "github", userId: me.body.id });
+      // GitHub reports no auth_time: it cannot confirm a fresh sign-in for reverification (review finding).
+      expectProblem(await client.get("/auth/oauth2/github/reverify"), 403, "forbidden");
 
       const email = (github.users.unverified.emails[0]?.email ?? "").toLowerCase();
       await createUser(env.api, { email, password: STRONG_PASSWORD });

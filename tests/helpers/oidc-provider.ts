@@ -30,7 +30,7 @@ export interface TestClient {
  * with a wrong `nonce`, `aud` or `iss`, or signed with a key the provider does not
  * publish under the same `kid` (`signature`).
  */
-export type IdTokenTamper = "nonce" | "aud" | "iss" | "signature" | null;
+export type IdTokenTamper = "nonce" | "aud" | "iss" | "signature" | "auth_time" | null;
 
 export interface LoopbackOidcProvider {
   issuer: string;
@@ -174,6 +174,8 @@ export async function startOidcProvider(options: {
     if (tamper === "nonce") claims.nonce = "a-nonce-nobody-sent";
     if (tamper === "aud") claims.aud = "someone-else";
     if (tamper === "iss") claims.iss = "http://127.0.0.1:1/another-issuer";
+    // A sign-in an hour old, as a provider that ignored prompt=login / max_age=0 would report it.
+    if (tamper === "auth_time") claims.auth_time = Math.floor(Date.now() / 1000) - 3600;
     const key = tamper === "signature" ? strangerKey : privateKey;
     ctx.body = { ...body, id_token: await new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: header.kid, typ: header.typ }).sign(key) };
   });

@@ -21,9 +21,9 @@ import { loadHostedPage } from "@/lib/hosted/hosted-context";
 import { format } from "@/lib/hosted/i18n/messages";
 import { hostedMetadata, type HostedPageProps } from "@/lib/hosted/page-metadata";
 import { hostedHref, searchParam, hostedFlowFromSearch } from "@/lib/hosted/hosted-flow";
-import { CONNECTED_PARAM, connectLinks } from "@/lib/identities/connect-links";
+import { CONNECTED_PARAM, connectLinks, reverifyLinks } from "@/lib/identities/connect-links";
 import { listMyIdentities } from "@/lib/identities/manage-identities";
-import { readUserFactors } from "@/lib/mfa/user-factors";
+import { hasAnyFactor, readUserFactors } from "@/lib/mfa/user-factors";
 import { listPublicOAuthProviders } from "@/lib/oauth/provider-buttons";
 import { listMyPasskeys } from "@/lib/passkeys/manage-passkeys";
 import { sessionState } from "@/lib/sessions/gates";
@@ -61,6 +61,7 @@ export default async function AccountPage({ searchParams }: HostedPageProps) {
       }
     : null;
   const hasPassword = passwordStatus(session).hasPassword;
+  const connectedProviders = identities.items.map((identity) => identity.provider);
   const dates = dateTimeFormat(locale);
   const backTo = backToAppUrl({ ...context, flow });
   return (
@@ -69,7 +70,13 @@ export default async function AccountPage({ searchParams }: HostedPageProps) {
         {backTo ? <TextLink href={backTo}>{format(t.account.continueToApp, { app: branding.applicationName })}</TextLink> : null}
       </Card>
       {searchParam(search, "reverify") ? (
-        <ReverifySection t={t} flow={flow} email={user.email} factors={{ password: hasPassword, totp: factors.totp, passkeys: factors.passkeys }} />
+        <ReverifySection
+          t={t}
+          flow={flow}
+          email={user.email}
+          factors={{ password: hasPassword, totp: factors.totp, passkeys: factors.passkeys }}
+          providers={reverifyLinks(flow, providers.data, connectedProviders, hasAnyFactor(factors))}
+        />
       ) : null}
       {searchParam(search, "reverified") ? (
         <Alert tone="success" role="status">
@@ -99,7 +106,7 @@ export default async function AccountPage({ searchParams }: HostedPageProps) {
         flow={flow}
         dates={dates}
         identities={identities.items}
-        connect={connectLinks(environment, session, flow, providers.data, identities.items.map((identity) => identity.provider))}
+        connect={connectLinks(environment, session, flow, providers.data, connectedProviders)}
         outcome={linkOutcome}
       />
       <SessionsSection t={t} flow={flow} locale={locale} sessions={sessions.items} />

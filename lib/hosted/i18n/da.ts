@@ -276,6 +276,8 @@ export const da: Messages = {
       wrongWithCode: "Adgangskoden eller koden er forkert.",
       wrongCode: "Koden er forkert.",
       withPasskey: "Bekræft med en adgangsnøgle",
+      leadProviderOnly: "Af hensyn til din sikkerhed skal du logge ind igen med din tilknyttede konto, før du foretager ændringen.",
+      withProvider: "Bekræft med {provider}",
     },
     twoStep: {
       title: "Totrinsbekræftelse",

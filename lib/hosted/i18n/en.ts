@@ -278,6 +278,8 @@ export const en = {
       wrongWithCode: "The password or the code is wrong.",
       wrongCode: "The code is wrong.",
       withPasskey: "Confirm with a passkey",
+      leadProviderOnly: "For your security, sign in again with your connected account before you make this change.",
+      withProvider: "Confirm with {provider}",
     },
     twoStep: {
       title: "Two-step verification",

@@ -6,7 +6,7 @@ import { getDb } from "@/db/client";
 import { findEnvironment, type EnvironmentContext } from "@/lib/environments/context";
 import { messagesFor, type Locale } from "@/lib/hosted/i18n/messages";
 import type { HostedFlow } from "@/lib/hosted/hosted-flow";
-import { connectLinks, type ConnectLinks } from "@/lib/identities/connect-links";
+import { connectLinks, reverifyLinks, type ConnectLinks } from "@/lib/identities/connect-links";
 import type { IdentityView } from "@/lib/identities/schemas";
 import type { ActiveSession } from "@/lib/sessions/resolve-session";
 import { getUserOrThrow } from "@/lib/users/get-user";
@@ -134,5 +134,27 @@ describe("the Connected accounts section", () => {
     expect(html).toContain("Forbundne konti");
     expect(html).toContain("Fjern forbindelse");
     expect(html).toContain("GitHub er forbundet.");
+  });
+});
+
+describe("reverifyLinks (confirm it's you with a connected provider account)", () => {
+  const flow: HostedFlow = { publishableKey: "pk_test_abc", redirectUrl: null };
+
+  const OIDC_AND_GITHUB = [
+    { id: "github", name: "GitHub", type: "github" as const },
+    { id: "acme-sso", name: "Acme SSO", type: "oidc" as const },
+  ];
+
+  it("links to the reverify flow of each connected OpenID Connect provider (not GitHub: no auth_time), back to the account page, with pk", () => {
+    const links = reverifyLinks(flow, OIDC_AND_GITHUB, ["acme-sso", "github"], false);
+    expect(links.map((link) => link.providerId)).toEqual(["acme-sso"]);
+    const href = new URL(links[0]?.href ?? "", "https://auth.example.com");
+    expect(href.pathname).toBe("/_svc/auth/oauth2/acme-sso/reverify");
+    expect(href.searchParams.get("pk")).toBe("pk_test_abc");
+    expect(href.searchParams.get("redirect_url")).toContain("reverified=1");
+  });
+
+  it("offers none to a user with two-step verification (OAuth is a first factor only)", () => {
+    expect(reverifyLinks(flow, OIDC_AND_GITHUB, ["github", "acme-sso"], true)).toEqual([]);
   });
 });
