@@ -140,6 +140,26 @@ test("connecting after the recent-sign-in window confirms the password first, th
   await expect(section.getByTestId("identity")).toContainText(account.email);
 });
 
+test("a user with only the provider confirms it's them by signing in at the provider again", async ({ page }) => {
+  test.skip(!e2eRun().databaseUrl, "ages the session in the database, which the server holds open under PGlite");
+  const account = providerAccount("oauth-reverify");
+  await page.goto("/sign-in");
+  await throughProvider(page, page.getByRole("link", { name: `Continue with ${PROVIDER_NAME}` }), account.login);
+  await page.waitForURL(`${BASE_URL}/account`);
+  const me = (await (await page.request.get("/_svc/users/me")).json()) as { id: string };
+  await ageSignIn(me.id, 3600);
+
+  await page.goto("/account?reverify=1#reverify");
+  const reverify = page.getByRole("region", { name: "Confirm it's you" });
+  await expect(reverify).toContainText("For your security, sign in again with your connected account before you make this change.");
+  await expect(reverify.getByLabel("Password")).toHaveCount(0);
+  await checkPage(page, "account-reverify-with-provider");
+  // The provider is asked for a fresh sign-in: it shows its login form although it knows this browser.
+  expect(await throughProvider(page, reverify.getByRole("link", { name: `Confirm with ${PROVIDER_NAME}` }), account.login)).toBeGreaterThan(0);
+  await expect(page.getByText("Thank you. You can make the change now.")).toBeVisible();
+  await checkPage(page, "account-reverified-with-provider");
+});
+
 test("an MFA user who connected the provider still owes the second factor after Continue with", async ({ page }) => {
   const user = await createUser("oauth-mfa");
   const account = providerAccount("oauth-mfa");
