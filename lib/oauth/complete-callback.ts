@@ -136,15 +136,18 @@ export async function completeCallback(
 ): Promise<CallbackOutcome> {
   const hereBase = callerEnvironment ? linkBase(callerEnvironment, context.host) : { origin: new URL(publicUrl()).origin, publishableKey: null };
   const match = { state: query.state, browserToken: presentedBrowserToken(hereBase, context), providerId };
-  const flow = await consumeFlow(db, callerEnvironment?.id ?? null, { ...match, intent: "sign_in" });
+  // PUBLIC_URL's host may also be an environment's frontend host: there a flow another environment started with its
+  // pk (whose callback URL is the same) is as much this browser's as one of the host's own, and its state says which.
+  const scope = callerEnvironment && context.host !== new URL(publicUrl()).host ? callerEnvironment.id : null;
+  const flow = await consumeFlow(db, scope, { ...match, intent: "sign_in" });
   if (!flow) {
-    const sessionFlow = await peekFlowBase(db, callerEnvironment?.id ?? null, { ...match, intent: ["link", "reverify"] });
+    const sessionFlow = await peekFlowBase(db, scope, { ...match, intent: ["link", "reverify"] });
     if (sessionFlow && sessionFlow.intent !== "sign_in") {
       return { location: sessionFlowCompleteUrl(sessionFlow.base, SESSION_FLOW_COMPLETE_PATHS[sessionFlow.intent], query) };
     }
     return { location: failureLocation(null, null, hereBase, "oauth_state_invalid") };
   }
-  const environment = callerEnvironment ?? (await findEnvironment(db, flow.environmentId));
+  const environment = callerEnvironment?.id === flow.environmentId ? callerEnvironment : await findEnvironment(db, flow.environmentId);
   if (!environment) return { location: failureLocation(null, flow, hereBase, "oauth_state_invalid") };
   try {
     const profile = await profileForFlow(db, environment, flow, query, context.requestId, timing);

@@ -85,7 +85,16 @@ function cookieJar() {
  * key the test holds (so it can forge bad ones), and accounts whose email is
  * verified or not. Claims beyond `sub` come from UserInfo, as with most providers.
  */
-export async function startOidcProvider(options: { redirectUris: string[]; clientId?: string }): Promise<LoopbackOidcProvider> {
+export async function startOidcProvider(options: {
+  redirectUris: string[];
+  clientId?: string;
+  /**
+   * Any login typed into the provider's form is an account (its `sub`), with the
+   * verified email `{login}@idp.example`: for tests in other processes than the one
+   * running the provider (Playwright workers), which cannot call `addAccount`.
+   */
+  anyLogin?: boolean;
+}): Promise<LoopbackOidcProvider> {
   const { privateKey } = await generateKeyPair("RS256", { extractable: true });
   const jwk = { ...(await exportJWK(privateKey)), kid: "loopback-1", alg: "RS256", use: "sig" };
   const { privateKey: strangerKey } = await generateKeyPair("RS256");
@@ -139,7 +148,7 @@ export async function startOidcProvider(options: { redirectUris: string[]; clien
     features: { devInteractions: { enabled: true } },
     ttl: { AccessToken: 300, AuthorizationCode: 60, IdToken: 300, Interaction: 600, Session: 600, Grant: 600 },
     findAccount: (_ctx: unknown, id: string) => {
-      const account = accounts.get(id);
+      const account = accounts.get(id) ?? (options.anyLogin ? addAccount({ sub: id, email: `${id.toLowerCase()}@idp.example`, emailVerified: true, name: id }) : undefined);
       if (!account) return undefined;
       return {
         accountId: account.sub,

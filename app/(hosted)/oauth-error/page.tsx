@@ -1,4 +1,5 @@
 import { HostedShell } from "@/components/hosted/hosted-shell";
+import styles from "@/components/hosted/oauth-outcome.module.css";
 import { Alert } from "@/components/ui/alert";
 import { ButtonLink } from "@/components/ui/button-link";
 import { Card } from "@/components/ui/card";
@@ -26,12 +27,14 @@ export default async function OAuthErrorPage({ searchParams }: HostedPageProps) 
   return (
     <HostedShell context={context} returnTo={hostedHref("/oauth-error", flow, code ? { error: code } : {})}>
       <Card level={1} title={t.oauth.errorTitle}>
-        <Alert tone="error" role="alert">
-          {explanation(t, code)}
-        </Alert>
-        <ButtonLink href={hostedHref(session ? "/account" : "/sign-in", flow)} variant="secondary" block>
-          {session ? t.oauth.backToAccount : t.oauth.backToSignIn}
-        </ButtonLink>
+        <div className={styles.outcome}>
+          <Alert tone="error" role="alert">
+            {explanation(t, code)}
+          </Alert>
+          <ButtonLink href={hostedHref(session ? "/account" : "/sign-in", flow)} variant="secondary" block>
+            {session ? t.oauth.backToAccount : t.oauth.backToSignIn}
+          </ButtonLink>
+        </div>
       </Card>
     </HostedShell>
   );

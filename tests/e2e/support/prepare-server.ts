@@ -36,6 +36,8 @@ try {
   const enforced = await createEnvironment(handle.db, { name: "Fortress Bank" });
   // Starts without the requirement: the enrollment-gate test turns it on under a signed-in user.
   const gated = await createEnvironment(handle.db, { name: "Harbour Lock" });
+  // Reached with ?pk=; requires consent to the terms throughout (global-setup), for the deferred OAuth sign-up.
+  const consenting = await createEnvironment(handle.db, { name: "Meadow Clinic" });
 
   const environment = await findEnvironment(handle.db, main.environmentId);
   if (!environment) throw new Error("the main e2e environment vanished");
@@ -48,7 +50,7 @@ try {
     .set({ verifiedAt: null })
     .where(and(eq(emailAddresses.userId, user.id), eq(emailAddresses.email, unverifiedUser.email)));
 
-  const environments: E2eEnvironments = { main, branded, acme, enforced, gated, unverifiedUser };
+  const environments: E2eEnvironments = { main, branded, acme, enforced, gated, consenting, unverifiedUser };
   fs.writeFileSync(run.environmentsFile, JSON.stringify(environments, null, 2));
   console.log(`e2e: prepared ${run.databaseName ? `Postgres database ${run.databaseName}` : `PGlite in ${run.runDir}`}`);
 } finally {

@@ -54,6 +54,8 @@ export interface E2eEnvironments {
   enforced: { environmentId: string; publishableKey: string; secretKey: string };
   /** Reached with ?pk=; `mfa.required` starts off, for the test that turns it on under a live session. */
   gated: { environmentId: string; publishableKey: string; secretKey: string };
+  /** Reached with ?pk=; `legal.requireConsent` is always on: an OAuth sign-up waits on the continuation page. */
+  consenting: { environmentId: string; publishableKey: string; secretKey: string };
   /** A user of `main` whose primary address is not verified, for the email-verification gate. */
   unverifiedUser: { email: string; password: string };
 }

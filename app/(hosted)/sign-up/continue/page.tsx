@@ -1,6 +1,7 @@
 import { getDb } from "@/db/client";
 import { HostedShell } from "@/components/hosted/hosted-shell";
 import { OAuthConsentForm } from "@/components/hosted/oauth-consent-form";
+import styles from "@/components/hosted/oauth-outcome.module.css";
 import { Alert } from "@/components/ui/alert";
 import { ButtonLink } from "@/components/ui/button-link";
 import { Card } from "@/components/ui/card";
@@ -41,12 +42,12 @@ export default async function OAuthContinuePage({ searchParams }: HostedPageProp
             <OAuthConsentForm t={t} flow={flow} token={token} termsUrl={pending.legal.termsUrl} privacyUrl={pending.legal.privacyUrl} />
           </>
         ) : (
-          <>
+          <div className={styles.outcome}>
             <Alert tone="error">{t.oauth.continueDead}</Alert>
             <ButtonLink href={hostedHref("/sign-in", flow)} variant="secondary" block>
               {t.oauth.backToSignIn}
             </ButtonLink>
-          </>
+          </div>
         )}
       </Card>
     </HostedShell>
