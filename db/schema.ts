@@ -229,6 +229,11 @@ export const sessions = pgTable(
      * handed from. Ending the primary ends its satellites too.
      */
     parentSessionId: uuid("parent_session_id"),
+    /**
+     * The organization this session acts for (POST /organizations/active): its access
+     * tokens carry org_id, org_role and org_permissions while the user is a member.
+     */
+    activeOrganizationId: uuid("active_organization_id"),
   },
   (t) => [
     uniqueIndex("sessions_token_hash_idx").on(t.tokenHash),
@@ -593,4 +598,98 @@ export const oauthFlows = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex("oauth_flows_state_idx").on(t.stateHash), index("oauth_flows_expiry_idx").on(t.expiresAt)],
+);
+
+/**
+ * Organizations: groups of users of one environment (a customer company, a team).
+ * `slug` is unique per environment.
+ */
+export const organizations = pgTable(
+  "organizations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    environmentId: environmentIdColumn(),
+    name: text("name").notNull(),
+    slug: text("slug").notNull(),
+    logoUrl: text("logo_url"),
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    publicMetadata: jsonb("public_metadata").$type<JsonObject>().notNull().default({}),
+    privateMetadata: jsonb("private_metadata").$type<JsonObject>().notNull().default({}),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("organizations_slug_idx").on(t.environmentId, t.slug),
+    index("organizations_environment_created_idx").on(t.environmentId, t.createdAt, t.id),
+  ],
+);
+
+/**
+ * An environment's organization role set: `owner`, `admin` and `member` by default
+ * (no rows), or the set the operator stored (PUT /roles replaces it whole). Each
+ * role is a key, a display name and the permission keys it grants.
+ */
+export const organizationRoles = pgTable(
+  "organization_roles",
+  {
+    environmentId: environmentIdColumn(),
+    key: text("key").notNull(),
+    name: text("name").notNull(),
+    permissions: text("permissions").array().notNull().default(sql`'{}'::text[]`),
+    position: integer("position").notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("organization_roles_pk_idx").on(t.environmentId, t.key)],
+);
+
+/** A user's membership in an organization, with its role key. One per (organization, user). */
+export const organizationMemberships = pgTable(
+  "organization_memberships",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    environmentId: environmentIdColumn(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userId: userIdColumn(),
+    role: text("role").notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("organization_memberships_org_user_idx").on(t.organizationId, t.userId),
+    // Keyset pages of an organization's members, oldest first.
+    index("organization_memberships_org_created_idx").on(t.organizationId, t.createdAt, t.id),
+    index("organization_memberships_user_idx").on(t.userId, t.createdAt),
+  ],
+);
+
+/**
+ * An invitation to join an organization with a role, sent to an address: the token
+ * is stored hashed, lives 7 days and is accepted at most once (a conditional UPDATE
+ * on `status`). Accepting needs a signed-in user whose verified address matches.
+ */
+export const organizationInvitations = pgTable(
+  "organization_invitations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    environmentId: environmentIdColumn(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    role: text("role").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    status: text("status", { enum: ["pending", "accepted", "revoked"] }).notNull().default("pending"),
+    invitedBy: uuid("invited_by").references(() => users.id, { onDelete: "set null" }),
+    acceptedBy: uuid("accepted_by").references(() => users.id, { onDelete: "set null" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    acceptedAt: timestamp("accepted_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    sendCount: integer("send_count").notNull().default(1),
+    lastSentAt: timestamp("last_sent_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("organization_invitations_token_idx").on(t.tokenHash),
+    index("organization_invitations_org_created_idx").on(t.organizationId, t.createdAt, t.id),
+  ],
 );

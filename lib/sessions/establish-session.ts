@@ -141,6 +141,8 @@ export async function establishSession(
     authenticatedAt: now,
     reverifiedAt: null,
     parentSessionId: parent?.id ?? null,
+    // A new sign-in acts for no organization until the client picks one.
+    activeOrganizationId: null,
   };
   const at = now.toISOString();
   const actor = { type: "user", id: user.id, requestId: context.requestId } as const;
