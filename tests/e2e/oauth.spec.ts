@@ -208,7 +208,7 @@ test.describe("an environment that requires consent to its terms", () => {
     // Finished: the continuation link is spent.
     await page.goBack();
     await page.reload();
-    await expect(page.getByText("This sign-up has expired or was already finished. Start again from the sign-in page.")).toBeVisible();
+    await expect(page.getByText("This sign-up has expired, was already finished or was started in another browser. Start again from the sign-in page.")).toBeVisible();
     await checkPage(page, "oauth-sign-up-continue-finished");
   });
 
