@@ -5,6 +5,8 @@ import * as identityOperations from "../identities/operations";
 import * as mfaOperations from "../mfa/operations";
 import * as oauthFlowOperations from "../oauth/flow-operations";
 import * as oauthProviderOperations from "../oauth/provider-operations";
+import * as organizationOperations from "../organizations/operations";
+import * as organizationServerOperations from "../organizations/server-operations";
 import * as passkeyOperations from "../passkeys/operations";
 import * as sessionOperations from "../sessions/operations";
 import * as ticketOperations from "../tickets/operations";
@@ -30,4 +32,6 @@ export const ALL_OPERATIONS: AnyOperation[] = [
   ...Object.values(identityOperations),
   ...Object.values(oauthProviderOperations),
   ...Object.values(ticketOperations),
+  ...Object.values(organizationOperations),
+  ...Object.values(organizationServerOperations),
 ] as unknown as AnyOperation[];
