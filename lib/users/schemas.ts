@@ -41,11 +41,14 @@ export const serverUserSchema = z
     mfaEnabled: z.boolean().meta({ description: "An authenticator app is set up: signing in asks for a second factor." }),
     passkeys: z.int().min(0).meta({ description: "How many passkeys the user has registered." }),
     identities: z.array(identitySummarySchema).meta({ description: "Connected provider accounts (Google, GitHub, OIDC…), oldest first." }),
+    organizations: z
+      .array(z.object({ id: z.uuid(), name: z.string(), role: z.string(), roleName: z.string().nullable() }))
+      .meta({ description: "The user's organizations (id, name, role key, role name), oldest membership first." }),
   })
   .meta({ id: "User", description: "A user as the Server API sees it, private metadata and second factors included." });
 
 export const clientUserSchema = serverUserSchema
-  .omit({ privateMetadata: true, mfaEnabled: true, passkeys: true, identities: true })
+  .omit({ privateMetadata: true, mfaEnabled: true, passkeys: true, identities: true, organizations: true })
   .meta({ id: "ClientUser", description: "A user as the Client API sees it: no private metadata." });
 
 export type ServerUser = z.output<typeof serverUserSchema>;

@@ -1,5 +1,6 @@
 import type { users } from "@/db/schema";
 import type { IdentitySummary } from "../identities/schemas";
+import type { MyOrganization } from "../organizations/memberships";
 import type { ClientUser, ServerUser } from "./schemas";
 
 export type UserRow = typeof users.$inferSelect;
@@ -11,13 +12,14 @@ export interface FactorSummary {
   passkeys: number;
 }
 
-/** What the Server API's user view says beyond the row: second factors and connected provider accounts. */
+/** What the Server API's user view says beyond the row: second factors, connected provider accounts, organizations. */
 export interface UserSummary extends FactorSummary {
   identities: IdentitySummary[];
+  organizations: MyOrganization[];
 }
 
 /** A user who cannot have second factors or connected accounts (yet): just created, or deleted. */
-export const NO_FACTORS: UserSummary = { mfaEnabled: false, passkeys: 0, identities: [] };
+export const NO_FACTORS: UserSummary = { mfaEnabled: false, passkeys: 0, identities: [], organizations: [] };
 
 const iso = (value: Date | null): string | null => value?.toISOString() ?? null;
 
@@ -49,5 +51,6 @@ export function toServerUser(row: UserRow, summary: UserSummary): ServerUser {
     mfaEnabled: summary.mfaEnabled,
     passkeys: summary.passkeys,
     identities: summary.identities,
+    organizations: summary.organizations,
   };
 }

@@ -164,3 +164,21 @@ describe("isolation between environments", () => {
     expectProblem(await outsider.client.delete(`${base}/members/${owner.user.id}`), 404, "resource_not_found");
   });
 });
+
+describe("the Server API user view", () => {
+  it("lists the user's organizations with role and role name, in the get and the search", async () => {
+    const env = await newEnvironment();
+    const first = await organizationWithOwner(env, "First");
+    const second = await env.api.post("/organizations", { name: "Second" });
+    await env.api.post(`/organizations/${second.body.id}/members`, { userId: first.owner.user.id, role: "member" });
+    const expected = [
+      { id: first.organization.id, name: "First", role: "owner", roleName: "Owner" },
+      { id: second.body.id, name: "Second", role: "member", roleName: "Member" },
+    ];
+    expect((await env.api.get(`/users/${first.owner.user.id}`)).body.organizations).toEqual(expected);
+    const search = await env.api.post("/users/search", { email: first.owner.email });
+    expect(search.body.items[0].organizations).toEqual(expected);
+    const stranger = await createUser(env.api, {});
+    expect(stranger.organizations).toEqual([]);
+  });
+});
