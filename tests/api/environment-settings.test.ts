@@ -14,6 +14,7 @@ function defaults(applicationName: string) {
     sessions: { lifetimeSeconds: 604800, inactivitySeconds: null, tokenLifetimeSeconds: 60 },
     rateLimits: { enabled: true },
     mfa: { required: false },
+    organizations: { enabled: true, maxPerUser: 100, maxMembers: 10000 },
     branding: { applicationName, logoUrl: null, accentColor: null, defaultLocale: "en" },
     security: { frameAncestors: ["'none'"] },
   };
@@ -119,6 +120,8 @@ describe("PATCH /api/server/v1/environment", () => {
       [{ sessions: { tokenLifetimeSeconds: 86400 } }, "sessions.tokenLifetimeSeconds"],
       [{ mfa: { required: "yes" } }, "mfa.required"],
       [{ mfa: true }, "mfa"],
+      [{ organizations: { maxMembers: 0 } }, "organizations.maxMembers"],
+      [{ organizations: { enabled: "no" } }, "organizations.enabled"],
       [{ legal: { termsUrl: "javascript:alert(1)" } }, "legal.termsUrl"],
       [{ legal: { termsUrl: "not a url" } }, "legal.termsUrl"],
       [{ branding: { accentColor: "red" } }, "branding.accentColor"],
