@@ -82,6 +82,7 @@ function toOpenApi(operation: AnyOperation): ZodOpenApiOperationObject {
     description: operation.description,
     tags: operation.tags,
     security: SECURITY[operation.auth],
+    ...(operation.organization?.permission ? { "x-organization-permission": operation.organization.permission } : {}),
     requestParams: {
       ...(operation.params ? { path: operation.params as z.ZodObject } : {}),
       ...(operation.query ? { query: operation.query as z.ZodObject } : {}),
