@@ -182,3 +182,16 @@ describe("the Server API user view", () => {
     expect(stranger.organizations).toEqual([]);
   });
 });
+
+describe("limits under concurrency", () => {
+  it("concurrent additions never pass maxMembers (the organization row is locked)", async () => {
+    const env = await newEnvironment();
+    await env.api.patch("/environment", { organizations: { maxMembers: 3 } });
+    const { organization } = await organizationWithOwner(env);
+    const users = await Promise.all(Array.from({ length: 6 }, () => createUser(env.api, {})));
+    const results = await Promise.all(users.map((user) => env.api.post(`/organizations/${organization.id}/members`, { userId: user.id, role: "member" })));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(2);
+    for (const res of results.filter((r) => r.status !== 201)) expectProblem(res, 409, "organization_limit_reached");
+    expect((await env.api.get(`/organizations/${organization.id}/members`)).body.items).toHaveLength(3);
+  });
+});
