@@ -89,8 +89,10 @@ export async function listMyOrganizations(db: Database, environmentId: string, u
  * Makes the user a member of the organization with a role of the environment's set,
  * in the caller's transaction, with its audit row. The organization row is locked,
  * so concurrent additions queue and the member limit holds; the user's row too, for
- * the per-user limit. 404 for an organization or user of another environment,
- * 409 already_member, 409 organization_limit_reached past either limit.
+ * the per-user limit. 404 for an unknown organization (or one of another
+ * environment) or user, 403 environment_mismatch for a user of another environment,
+ * 400 for a role outside the set, 409 already_member, 409 organization_limit_reached
+ * past either limit.
  */
 export async function addMembership(
   tx: Database,
