@@ -30,8 +30,10 @@ export const activeOrganizationSchema = z
 /**
  * Sets (or clears) the organization the session acts for. Only an organization of
  * the environment the caller is a member of may be chosen; any other id is
- * 404 resource_not_found, the same as one that does not exist. Answers with a
- * fresh access token, so the caller need not refresh to see the new claims.
+ * 404 resource_not_found, the same as one that does not exist. (The operation
+ * declares `organization: {}`: the route kit has already refused the call when
+ * organizations are off.) Answers with a fresh access token, so the caller need
+ * not refresh to see the new claims.
  */
 export async function setActiveOrganization(
   db: Database,
@@ -40,9 +42,6 @@ export async function setActiveOrganization(
   organizationId: string | null,
   context: RequestContext,
 ): Promise<z.output<typeof activeOrganizationSchema>> {
-  if (!environment.settings.organizations.enabled) {
-    throw new AppError("forbidden", "Organizations are turned off for this environment.");
-  }
   const organization = organizationId
     ? ((await listMyOrganizations(db, environment.id, active.user.id)).find((membership) => membership.id === organizationId) ?? null)
     : null;
