@@ -5,11 +5,11 @@ import { sessions } from "@/db/schema";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
 import type { RequestContext } from "../http/request-context";
-import { organizationMembershipSchema } from "../sessions/boot-probe";
 import type { ActiveSession } from "../sessions/resolve-session";
 import { mintAccessToken } from "../tokens/access-token";
 import { accessTokenSchema } from "../tokens/schemas";
 import { listMyOrganizations } from "./memberships";
+import { myOrganizationSchema } from "./schemas";
 
 export const setActiveOrganizationBody = z
   .object({
@@ -19,7 +19,7 @@ export const setActiveOrganizationBody = z
 
 export const activeOrganizationSchema = z
   .object({
-    organization: organizationMembershipSchema.nullable().meta({ description: "The organization the session now acts for, or null." }),
+    organization: myOrganizationSchema.nullable().meta({ description: "The organization the session now acts for, or null." }),
     ...accessTokenSchema.shape,
   })
   .meta({

@@ -134,6 +134,22 @@ describe("POST /_svc/organizations/active", () => {
     expect(probe.activeOrganizationId).toBeNull();
   });
 
+  it("drops the claims at the next refresh when an owner removes the member through the Client API", async () => {
+    const env = await newEnvironment();
+    const owner = await signedInUser(env);
+    const { user, token } = await signedInUser(env);
+    const organizationId = await newOrganization(env, [
+      { userId: owner.user.id, role: "owner" },
+      { userId: user.id, role: "member" },
+    ]);
+    expectOk(await setActive(env, token, { organizationId }));
+    expect((await refreshedClaims(env, token)).org_id).toBe(organizationId);
+    const removed = await call("DELETE", `/_svc/organizations/${organizationId}/members/${user.id}`, { headers: headers(env, owner.token) });
+    expect(removed.status, removed.text).toBeLessThan(300);
+    expectNoOrgClaims(await refreshedClaims(env, token));
+    expectProblem(await setActive(env, token, { organizationId }), 404, "resource_not_found");
+  });
+
   it("drops the claims once the organization is deleted", async () => {
     const env = await newEnvironment();
     const { user, token } = await signedInUser(env);
