@@ -21,7 +21,7 @@ const FLAGS = {
   build: { default: 1, description: "1 = rebuild first when sources changed, 0 = serve .next as it is", min: 0 },
   members: { default: 10_000, description: "members of the organization whose member list is paged (0 = skip that part)", min: 0 },
   iterations: { default: 200, description: "timed member-list calls per page position" },
-  listWarmup: { default: 20, description: "untimed member-list calls per page position first", min: 0 },
+  prewarm: { default: 20, description: "untimed member-list calls per page position first", min: 0 },
 } satisfies Record<string, FlagSpec>;
 
 export const ORGANIZATIONS_USAGE = `npm run bench -- organizations [options]
@@ -108,7 +108,7 @@ export async function runOrganizationsBench(argv: string[]): Promise<void> {
   const handle = await openBenchDatabase(benchDatabaseUrl());
   try {
     const rows = kinds.length > 0 ? await measureHttp(handle.db, kinds, flags, secret) : [];
-    const pages = flags.members > 0 ? await timeMemberPages(handle.db, flags.members, flags.iterations, flags.listWarmup) : [];
+    const pages = flags.members > 0 ? await timeMemberPages(handle.db, flags.members, flags.iterations, flags.prewarm) : [];
     console.log(`\nOrganizations (machine now: ${machineLoad()})\n`);
     console.log(resultTable(rows, pages));
     const missed = [
