@@ -50,6 +50,6 @@ export async function setActiveOrganization(
     .update(sessions)
     .set({ activeOrganizationId: organization?.id ?? null })
     .where(and(eq(sessions.id, active.session.id), eq(sessions.environmentId, environment.id)));
-  const minted = await mintAccessToken(db, environment, active.session, { origin: context.origin });
+  const minted = await mintAccessToken(db, environment, { ...active.session, activeOrganizationId: organization?.id ?? null }, { origin: context.origin });
   return { organization, accessToken: minted.token, expiresAt: minted.expiresAt };
 }

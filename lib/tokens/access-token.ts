@@ -20,12 +20,13 @@ export interface MintedToken {
 export async function mintAccessToken(
   db: Database,
   environment: EnvironmentContext,
-  session: Pick<SessionRow, "id" | "userId">,
+  session: Pick<SessionRow, "id" | "userId" | "activeOrganizationId">,
   options: { origin?: string | null; lifetimeSeconds?: number; claims?: JWTPayload } = {},
 ): Promise<MintedToken> {
   const [key, organization] = await Promise.all([
     currentSigningKey(db, environment.id),
-    activeOrganizationClaims(db, environment.id, session.id),
+    // A session row read in this request with no active organization needs no lookup.
+    session.activeOrganizationId ? activeOrganizationClaims(db, environment.id, session.id) : null,
   ]);
   const now = Math.floor(Date.now() / 1000);
   const lifetime = options.lifetimeSeconds ?? environment.settings.sessions.tokenLifetimeSeconds;
