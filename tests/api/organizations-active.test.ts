@@ -214,6 +214,16 @@ describe("POST /_svc/organizations/active", () => {
     expect((await bootProbe(env, token)).activeOrganizationId).toBeNull();
   });
 
+  it("never mints claims for an organization of the same environment the user is not a member of, even if the session row names it", async () => {
+    const env = await newEnvironment();
+    const { token, session } = await signedInUser(env);
+    const { user: stranger } = await signedInUser(env);
+    const theirs = await newOrganization(env, [{ userId: stranger.id, role: "owner" }]);
+    await getDb().update(sessions).set({ activeOrganizationId: theirs }).where(eq(sessions.id, session.id));
+    expectNoOrgClaims(await refreshedClaims(env, token));
+    expect((await bootProbe(env, token)).activeOrganizationId).toBeNull();
+  });
+
   it("answers 403 forbidden when organizations are turned off, and the boot probe lists none", async () => {
     const env = await newEnvironment();
     const { user, token } = await signedInUser(env);
