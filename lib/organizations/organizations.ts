@@ -40,12 +40,16 @@ export function toClientOrganization(row: OrganizationRow, membership: OrgMember
   };
 }
 
+/** Letters Unicode does not decompose into a base letter and a mark. */
+const TRANSLITERATION: Record<string, string> = { æ: "ae", ø: "o", œ: "oe", ß: "ss", ł: "l", đ: "d", þ: "th", ð: "d" };
+
 /** A URL-friendly slug from a name: ASCII letters and digits joined by single hyphens, "org" when none are left. */
 export function slugFromName(name: string): string {
   const base = name
+    .toLowerCase()
+    .replace(/[æøœßłđþð]/g, (letter) => TRANSLITERATION[letter] ?? letter)
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "")
     .slice(0, 50)

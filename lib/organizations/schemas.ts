@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { bootProbeSchema } from "../sessions/boot-probe";
 import { metadataBagSchema } from "../users/metadata";
 import { pageQuery, pageSchema } from "../users/schemas";
 
@@ -22,10 +23,8 @@ const permissionKey = z.string().min(1).max(100).regex(/^[a-z0-9:_-]+$/, "must b
 export const orgRoleSchema = z.object({ key: z.string(), name: z.string(), permissions: z.array(z.string()) }).meta({ id: "OrganizationRole" });
 export const roleListSchema = z.object({ items: z.array(orgRoleSchema) }).meta({ id: "OrganizationRoleList" });
 
-/** The spec's "Organization membership (as seen by the caller)". */
-export const myOrganizationSchema = z
-  .object({ id: z.uuid(), name: z.string(), role: z.string(), roleName: z.string().nullable() })
-  .meta({ id: "OrganizationMembership" });
+/** The spec's "Organization membership (as seen by the caller)": the very schema the boot probe lists. */
+export const myOrganizationSchema = bootProbeSchema.shape.organizations.element;
 export const myOrganizationListSchema = z.object({ items: z.array(myOrganizationSchema) }).meta({ id: "OrganizationMembershipList" });
 
 /** An organization as its members see it, with the caller's role and what it grants. */
