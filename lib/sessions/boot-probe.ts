@@ -2,7 +2,6 @@ import { z } from "zod";
 import type { Database } from "@/db/client";
 import type { EnvironmentContext } from "../environments/context";
 import { listMyOrganizations } from "../organizations/memberships";
-import { myOrganizationSchema } from "../organizations/schemas";
 import { clientUserSchema } from "../users/schemas";
 import { toClientUser } from "../users/serialize";
 import { sessionState, sessionStateSchema } from "./gates";
@@ -12,7 +11,16 @@ export const bootProbeSchema = z
   .object({
     authenticated: z.boolean(),
     user: z.object({ user: clientUserSchema, session: sessionStateSchema }).nullable(),
-    organizations: z.array(myOrganizationSchema),
+    organizations: z.array(
+      z
+        .object({
+          id: z.uuid().meta({ description: "The organization's id." }),
+          name: z.string(),
+          role: z.string().meta({ description: "The caller's role key in the organization." }),
+          roleName: z.string().nullable().meta({ description: "The role's display name in the environment's role set." }),
+        })
+        .meta({ id: "OrganizationMembership", description: "An organization the caller belongs to, as the caller sees it." }),
+    ),
     activeOrganizationId: z
       .uuid()
       .nullable()
