@@ -15,7 +15,7 @@ export interface MintedToken {
  * Signs a short-lived access token for a session (CONTRACT §3): iss, sub, sid, azp
  * (the browser Origin, when present), iat, nbf, exp, env, the org claims while the
  * session's active organization is one the user is still a member of (re-read at
- * every mint), plus any extra claims.
+ * every mint) and organizations are on, plus any extra claims.
  */
 export async function mintAccessToken(
   db: Database,
@@ -25,8 +25,9 @@ export async function mintAccessToken(
 ): Promise<MintedToken> {
   const [key, organization] = await Promise.all([
     currentSigningKey(db, environment.id),
-    // A session row read in this request with no active organization needs no lookup.
-    session.activeOrganizationId ? activeOrganizationClaims(db, environment.id, session.id) : null,
+    // A session row read in this request with no active organization needs no lookup;
+    // with organizations turned off the environment's tokens carry none (as the boot probe lists none).
+    session.activeOrganizationId && environment.settings.organizations.enabled ? activeOrganizationClaims(db, environment.id, session.id) : null,
   ]);
   const now = Math.floor(Date.now() / 1000);
   const lifetime = options.lifetimeSeconds ?? environment.settings.sessions.tokenLifetimeSeconds;

@@ -224,14 +224,16 @@ describe("POST /_svc/organizations/active", () => {
     expect((await bootProbe(env, token)).activeOrganizationId).toBeNull();
   });
 
-  it("answers 403 forbidden when organizations are turned off, and the boot probe lists none", async () => {
+  it("answers 403 forbidden when organizations are turned off; the boot probe lists none and tokens carry no org claims", async () => {
     const env = await newEnvironment();
     const { user, token } = await signedInUser(env);
     const organizationId = await newOrganization(env, [{ userId: user.id, role: "owner" }]);
+    expectOk(await setActive(env, token, { organizationId }));
     const patched = await env.api.patch("/environment", { organizations: { enabled: false } });
     expect(patched.status, patched.text).toBe(200);
     expectProblem(await setActive(env, token, { organizationId }), 403, "forbidden");
-    expect((await bootProbe(env, token)).organizations).toEqual([]);
+    expect(await bootProbe(env, token)).toMatchObject({ organizations: [], activeOrganizationId: null });
+    expectNoOrgClaims(await refreshedClaims(env, token));
   });
 
   it("needs a signed-in caller", async () => {
