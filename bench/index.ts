@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- <search|create|client|oauth> [options]`: performance checks against a real
+ * `npm run bench -- <search|create|client|oauth|organizations> [options]`: performance checks against a real
  * Postgres (BENCH_DATABASE_URL), kept out of the test suite because they take
  * minutes and need a quiet machine to mean anything.
  */
@@ -7,6 +7,7 @@ import { UsageError } from "./args";
 import { CLIENT_USAGE, runClientBench } from "./client";
 import { CREATE_USAGE, runCreateBench } from "./create";
 import { OAUTH_USAGE, runOAuthBench } from "./oauth";
+import { ORGANIZATIONS_USAGE, runOrganizationsBench } from "./organizations";
 import { runSearchBench, SEARCH_USAGE } from "./search";
 
 const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; usage: string }> = {
@@ -14,6 +15,7 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; usage: 
   create: { run: runCreateBench, usage: CREATE_USAGE },
   client: { run: runClientBench, usage: CLIENT_USAGE },
   oauth: { run: runOAuthBench, usage: OAUTH_USAGE },
+  organizations: { run: runOrganizationsBench, usage: ORGANIZATIONS_USAGE },
 };
 
 function usage(): string {

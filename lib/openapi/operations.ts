@@ -5,6 +5,7 @@ import * as identityOperations from "../identities/operations";
 import * as mfaOperations from "../mfa/operations";
 import * as oauthFlowOperations from "../oauth/flow-operations";
 import * as oauthProviderOperations from "../oauth/provider-operations";
+import * as activeOrganizationOperations from "../organizations/active-organization-operations";
 import * as organizationOperations from "../organizations/operations";
 import * as organizationServerOperations from "../organizations/server-operations";
 import * as passkeyOperations from "../passkeys/operations";
@@ -32,6 +33,7 @@ export const ALL_OPERATIONS: AnyOperation[] = [
   ...Object.values(identityOperations),
   ...Object.values(oauthProviderOperations),
   ...Object.values(ticketOperations),
+  ...Object.values(activeOrganizationOperations),
   ...Object.values(organizationOperations),
   ...Object.values(organizationServerOperations),
 ] as unknown as AnyOperation[];

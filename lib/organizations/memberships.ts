@@ -1,5 +1,6 @@
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
+import { preparedStatement } from "@/db/prepared";
 import { organizationMemberships, organizationRoles, organizations } from "@/db/schema";
 import { recordEvent, type Actor } from "../audit/record-event";
 import type { EnvironmentContext } from "../environments/context";
@@ -73,15 +74,28 @@ export async function findMembership(db: Database, environmentId: string, organi
   return { organizationId, userId, role: row.role, ...grantsOf(row) };
 }
 
+/** Prepared: the boot probe, the hottest path, runs it on every page load. */
+function myOrganizationsQuery(db: Database) {
+  return preparedStatement(db, "my_organizations", (d) =>
+    d
+      .select({ ...roleColumns, id: organizations.id, name: organizations.name })
+      .from(organizationMemberships)
+      .innerJoin(organizations, eq(organizations.id, organizationMemberships.organizationId))
+      .leftJoin(organizationRoles, roleJoin)
+      .where(
+        and(
+          eq(organizationMemberships.environmentId, sql.placeholder("environmentId")),
+          eq(organizationMemberships.userId, sql.placeholder("userId")),
+        ),
+      )
+      .orderBy(asc(organizationMemberships.createdAt), asc(organizationMemberships.id))
+      .prepare("my_organizations"),
+  );
+}
+
 /** The organizations the user belongs to, oldest membership first, with the user's role in each. One statement. */
 export async function listMyOrganizations(db: Database, environmentId: string, userId: string): Promise<MyOrganization[]> {
-  const rows = await db
-    .select({ ...roleColumns, id: organizations.id, name: organizations.name })
-    .from(organizationMemberships)
-    .innerJoin(organizations, eq(organizations.id, organizationMemberships.organizationId))
-    .leftJoin(organizationRoles, roleJoin)
-    .where(and(eq(organizationMemberships.environmentId, environmentId), eq(organizationMemberships.userId, userId)))
-    .orderBy(asc(organizationMemberships.createdAt), asc(organizationMemberships.id));
+  const rows = await myOrganizationsQuery(db).execute({ environmentId, userId });
   return rows.map((row) => ({ id: row.id, name: row.name, role: row.role, roleName: grantsOf(row).roleName }));
 }
 

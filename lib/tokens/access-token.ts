@@ -1,6 +1,7 @@
 import { SignJWT, type JWTPayload } from "jose";
 import type { Database } from "@/db/client";
 import type { EnvironmentContext } from "../environments/context";
+import { activeOrganizationClaims } from "../organizations/active-organization";
 import type { SessionRow } from "../sessions/serialize";
 import { issuerFor } from "./issuer";
 import { currentSigningKey } from "./signing-key-store";
@@ -12,20 +13,28 @@ export interface MintedToken {
 
 /**
  * Signs a short-lived access token for a session (CONTRACT §3): iss, sub, sid, azp
- * (the browser Origin, when present), iat, nbf, exp, env, plus any extra claims.
+ * (the browser Origin, when present), iat, nbf, exp, env, the org claims while the
+ * session's active organization is one the user is still a member of (re-read at
+ * every mint) and organizations are on, plus any extra claims.
  */
 export async function mintAccessToken(
   db: Database,
   environment: EnvironmentContext,
-  session: Pick<SessionRow, "id" | "userId">,
+  session: Pick<SessionRow, "id" | "userId" | "activeOrganizationId">,
   options: { origin?: string | null; lifetimeSeconds?: number; claims?: JWTPayload } = {},
 ): Promise<MintedToken> {
-  const key = await currentSigningKey(db, environment.id);
+  const [key, organization] = await Promise.all([
+    currentSigningKey(db, environment.id),
+    // A session row read in this request with no active organization needs no lookup;
+    // with organizations turned off the environment's tokens carry none (as the boot probe lists none).
+    session.activeOrganizationId && environment.settings.organizations.enabled ? activeOrganizationClaims(db, environment.id, session.id) : null,
+  ]);
   const now = Math.floor(Date.now() / 1000);
   const lifetime = options.lifetimeSeconds ?? environment.settings.sessions.tokenLifetimeSeconds;
   const exp = now + lifetime;
   const token = await new SignJWT({
     ...options.claims,
+    ...organization,
     sid: session.id,
     env: environment.id,
     ...(options.origin ? { azp: options.origin } : {}),

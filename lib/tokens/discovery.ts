@@ -4,7 +4,7 @@ import type { OpenIdConfiguration } from "./schemas";
 import { SIGNING_ALGORITHM } from "./signing-keys";
 
 /** Every claim Gatehouse may put in a token (CONTRACT §3); templates add their own. */
-const CLAIMS_SUPPORTED = ["iss", "sub", "sid", "azp", "iat", "nbf", "exp", "env", "org_id", "org_role", "act"];
+const CLAIMS_SUPPORTED = ["iss", "sub", "sid", "azp", "iat", "nbf", "exp", "env", "org_id", "org_role", "org_permissions", "act"];
 
 /**
  * OpenID Connect Discovery 1.0 §3 metadata for the environment. The issuer is the

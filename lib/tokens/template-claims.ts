@@ -11,7 +11,7 @@ export const MAX_RESOLVED_CLAIMS_BYTES = 8192;
  * to mean what Gatehouse verified, and the time claims to bound the token.
  * `aud` and `jti` stay free, as integrations often need a fixed audience.
  */
-export const RESERVED_CLAIMS = ["iss", "sub", "sid", "exp", "iat", "nbf", "env", "azp", "act", "org_id", "org_role"] as const;
+export const RESERVED_CLAIMS = ["iss", "sub", "sid", "exp", "iat", "nbf", "env", "azp", "act", "org_id", "org_role", "org_permissions"] as const;
 const RESERVED = new Set<string>(RESERVED_CLAIMS);
 
 /** `user.private_metadata`, however spaced or cased, and anything below it. */

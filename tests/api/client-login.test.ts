@@ -63,7 +63,7 @@ describe("POST /_svc/auth/login and /auth/logout", () => {
     await api.delete(`/users/${session.user.id}/sessions/${session.session.id}`);
     const probe = await client.get("/client");
     expect(probe.status).toBe(200);
-    expect(probe.body).toEqual({ authenticated: false, user: null, organizations: [] });
+    expect(probe.body).toEqual({ authenticated: false, user: null, organizations: [], activeOrganizationId: null });
     expect((await client.get("/users/me")).status).toBe(401);
   });
 
