@@ -32,6 +32,7 @@ const templateName = z.strictObject({ name: z.string() });
 const passkey = z.strictObject({ passkeyId: z.uuid() });
 const identity = z.strictObject({ identityId: z.uuid(), providerId: z.string() });
 const oauthProvider = z.strictObject({ providerId: z.string() });
+const invitation = z.strictObject({ organizationId: z.uuid(), invitationId: z.uuid() });
 
 /**
  * What an event's `subject_id` names: a user (also for session and email events, so
@@ -102,6 +103,10 @@ export const eventCatalogue = {
   "oauth_provider.created": { subject: null, data: oauthProvider.extend({ type: z.string() }) },
   "oauth_provider.updated": { subject: null, data: oauthProvider.extend({ fields: z.array(z.string()) }) },
   "oauth_provider.deleted": { subject: null, data: oauthProvider },
+  "organization.invitation_created": { subject: null, data: invitation.extend({ role: z.string() }) },
+  "organization.invitation_resent": { subject: null, data: invitation },
+  "organization.invitation_revoked": { subject: null, data: invitation },
+  "organization.invitation_accepted": { subject: null, data: invitation.extend({ userId: z.uuid(), role: z.string() }) },
 } as const satisfies Record<string, EventSpec>;
 
 export type EventType = keyof typeof eventCatalogue;
