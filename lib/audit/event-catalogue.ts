@@ -32,13 +32,15 @@ const templateName = z.strictObject({ name: z.string() });
 const passkey = z.strictObject({ passkeyId: z.uuid() });
 const identity = z.strictObject({ identityId: z.uuid(), providerId: z.string() });
 const oauthProvider = z.strictObject({ providerId: z.string() });
-const invitation = z.strictObject({ organizationId: z.uuid(), invitationId: z.uuid() });
+const organizationMember = z.strictObject({ userId: z.uuid(), role: z.string() });
+const invitation = z.strictObject({ invitationId: z.uuid() });
 
 /**
  * What an event's `subject_id` names: a user (also for session and email events, so
- * a user's history is one index lookup), a JWT template, or nothing (environment-wide).
+ * a user's history is one index lookup), a JWT template, an organization (its
+ * membership events name the member in the payload), or nothing (environment-wide).
  */
-type Subject = "user" | "jwt_template" | null;
+type Subject = "user" | "jwt_template" | "organization" | null;
 
 interface EventSpec {
   subject: Subject;
@@ -103,10 +105,18 @@ export const eventCatalogue = {
   "oauth_provider.created": { subject: null, data: oauthProvider.extend({ type: z.string() }) },
   "oauth_provider.updated": { subject: null, data: oauthProvider.extend({ fields: z.array(z.string()) }) },
   "oauth_provider.deleted": { subject: null, data: oauthProvider },
-  "organization.invitation_created": { subject: null, data: invitation.extend({ role: z.string() }) },
-  "organization.invitation_resent": { subject: null, data: invitation },
-  "organization.invitation_revoked": { subject: null, data: invitation },
-  "organization.invitation_accepted": { subject: null, data: invitation.extend({ userId: z.uuid(), role: z.string() }) },
+  "organization.created": { subject: "organization", data: z.strictObject({ slug: z.string() }) },
+  "organization.updated": { subject: "organization", data: fieldNames },
+  "organization.deleted": { subject: "organization", data: z.strictObject({ slug: z.string(), members: count }) },
+  "organization.member_added": { subject: "organization", data: organizationMember },
+  "organization.role_changed": { subject: "organization", data: organizationMember.extend({ previousRole: z.string() }) },
+  "organization.member_removed": { subject: "organization", data: organizationMember },
+  /** The environment's organization role set was replaced (PUT /roles). */
+  "organization.roles_replaced": { subject: null, data: z.strictObject({ keys: z.array(z.string()) }) },
+  "organization.invitation_created": { subject: "organization", data: invitation.extend({ role: z.string() }) },
+  "organization.invitation_resent": { subject: "organization", data: invitation },
+  "organization.invitation_revoked": { subject: "organization", data: invitation },
+  "organization.invitation_accepted": { subject: "organization", data: invitation.extend({ userId: z.uuid(), role: z.string() }) },
 } as const satisfies Record<string, EventSpec>;
 
 export type EventType = keyof typeof eventCatalogue;

@@ -104,6 +104,16 @@ export const environmentSettingsSchema = z
       })
       .prefault({}),
     mfa: z.strictObject({ required: z.boolean().default(false) }).prefault({}),
+    organizations: z
+      .strictObject({
+        /** Off: the Client API's organization operations answer 403 forbidden (the Server API still manages them). */
+        enabled: z.boolean().default(true),
+        /** How many organizations one user may belong to. */
+        maxPerUser: z.int().min(1).max(100_000).default(100),
+        /** How many members one organization may have. */
+        maxMembers: z.int().min(1).max(1_000_000).default(10_000),
+      })
+      .prefault({}),
     branding: z
       .strictObject({
         applicationName: z.string().trim().min(1).max(100).default("Gatehouse"),

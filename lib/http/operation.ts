@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { ErrorCode } from "../errors";
+import type { OrgPermission } from "../organizations/roles";
 import type { LimitedAction } from "../rate-limit/enforce";
 import type { GateKey } from "../sessions/gates";
 
@@ -33,6 +34,19 @@ export interface RateLimitRule {
 }
 
 /**
+ * A Client API organization operation, checked by the pipeline before the handler
+ * runs: the environment must have organizations enabled (else 403 forbidden); with
+ * `param`, the signed-in caller must be a member of the organization that path
+ * parameter names (else 404 resource_not_found: a non-member cannot tell an
+ * organization exists), and with `permission`, their role must grant it (else 403
+ * forbidden). The handler receives the caller's membership as `membership`.
+ */
+export interface OrganizationScope {
+  param?: string;
+  permission?: OrgPermission;
+}
+
+/**
  * One API operation described once: the route kit and the hosted action runner
  * parse with these schemas, enforce `auth` and `rateLimits`, and the OpenAPI
  * document is generated from the very same objects.
@@ -59,6 +73,8 @@ export interface Operation<
    */
   clearsGate?: GateKey;
   rateLimits?: RateLimitRule[];
+  /** An organization operation of the Client API (session levels only); see OrganizationScope. */
+  organization?: OrganizationScope;
   params?: P;
   query?: Q;
   body?: B;

@@ -3,11 +3,12 @@ import type { z } from "zod";
 import type { Actor } from "../audit/record-event";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
+import { findMembership, type OrgMembership } from "../organizations/memberships";
 import { enforceRateLimit } from "../rate-limit/enforce";
 import { authorizeSession } from "../sessions/authorize-session";
 import type { GateKey, SessionState } from "../sessions/gates";
 import type { ActiveSession } from "../sessions/resolve-session";
-import type { AuthLevel, Infer, Operation, SessionLevel } from "./operation";
+import type { AuthLevel, Infer, Operation, OrganizationScope, SessionLevel } from "./operation";
 import type { RequestContext } from "./request-context";
 import type { ResponseEffects } from "./response-effects";
 import type { SeeOther } from "./see-other";
@@ -40,7 +41,14 @@ export type OperationInput<A extends AuthLevel, P, Q, B> = BaseInput<P, Q, B> &
   (A extends "secretKey"
     ? { environment: EnvironmentContext; actor: Actor }
     : A extends SessionLevel
-      ? { environment: EnvironmentContext; session: ActiveSession; sessionState: SessionState; actor: Actor }
+      ? {
+          environment: EnvironmentContext;
+          session: ActiveSession;
+          sessionState: SessionState;
+          actor: Actor;
+          /** The caller's membership, when the operation declares `organization.param` (see requireMembership). */
+          membership?: OrgMembership;
+        }
       : A extends "publishableKey"
         ? { environment: EnvironmentContext; session: ActiveSession | null }
         : A extends "anyClient"
@@ -117,6 +125,36 @@ function parse(schema: z.ZodType | undefined, value: unknown, location: "body" |
 }
 
 /**
+ * The organization check of an operation (OrganizationScope): feature on, caller a
+ * member of the named organization, holding the declared permission.
+ */
+async function authorizeOrganization(scope: OrganizationScope, granted: Record<string, unknown>, params: unknown): Promise<OrgMembership | undefined> {
+  const environment = granted.environment as EnvironmentContext | undefined;
+  const session = granted.session as ActiveSession | undefined;
+  if (!environment || !session) throw new Error("an organization operation needs a session auth level");
+  if (!environment.settings.organizations.enabled) {
+    throw new AppError("forbidden", "Organizations are turned off in this environment (settings.organizations.enabled).");
+  }
+  if (!scope.param) return undefined;
+  const organizationId = (params as Record<string, unknown> | undefined)?.[scope.param];
+  if (typeof organizationId !== "string") throw new Error(`the operation's params have no ${scope.param}`);
+  const membership = await findMembership(getDb(), environment.id, organizationId, session.user.id);
+  if (!membership) throw new AppError("resource_not_found", "No organization with this id.");
+  if (scope.permission && !membership.permissions.includes(scope.permission)) {
+    throw new AppError("forbidden", `Your role in this organization lacks the ${scope.permission} permission.`, {
+      properties: { permission: scope.permission },
+    });
+  }
+  return membership;
+}
+
+/** The membership the pipeline resolved for an operation that declares `organization.param`. */
+export function requireMembership(input: { membership?: OrgMembership }): OrgMembership {
+  if (!input.membership) throw new Error("the operation declares no organization param");
+  return input.membership;
+}
+
+/**
  * Runs an operation for a resolved caller: auth level, input schemas, declared rate
  * limits, then the handler. The route kit and the hosted action runner both call
  * this, so a form can do nothing the API would refuse.
@@ -133,12 +171,13 @@ export async function executeOperation<P extends ZodOrNone, Q extends ZodOrNone,
   const query = parse(operation.query, raw.query ?? {}, "query");
   // Only an absent body means "no fields"; a JSON `null` is a wrong type like any other.
   const body = operation.body ? parse(operation.body, raw.body === undefined ? {} : raw.body, "body") : undefined;
+  const membership = operation.organization ? await authorizeOrganization(operation.organization, granted, params) : undefined;
   if (operation.rateLimits && caller.environment) {
     for (const rule of operation.rateLimits) {
       const identifier = rule.per === "user" && SESSION_LEVELS.has(operation.auth) ? caller.session?.user.id : undefined;
       await enforceRateLimit(getDb(), caller.environment, rule.action, caller.context, identifier);
     }
   }
-  const input = { ...granted, params, query, body, context: caller.context, effects };
+  const input = { ...granted, ...(membership ? { membership } : {}), params, query, body, context: caller.context, effects };
   return target.handle(input as OperationInput<A, Infer<P>, Infer<Q>, Infer<B>>);
 }
