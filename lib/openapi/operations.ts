@@ -5,6 +5,7 @@ import * as identityOperations from "../identities/operations";
 import * as mfaOperations from "../mfa/operations";
 import * as oauthFlowOperations from "../oauth/flow-operations";
 import * as oauthProviderOperations from "../oauth/provider-operations";
+import * as invitationOperations from "../organizations/invitations-operations";
 import * as passkeyOperations from "../passkeys/operations";
 import * as sessionOperations from "../sessions/operations";
 import * as ticketOperations from "../tickets/operations";
@@ -30,4 +31,5 @@ export const ALL_OPERATIONS: AnyOperation[] = [
   ...Object.values(identityOperations),
   ...Object.values(oauthProviderOperations),
   ...Object.values(ticketOperations),
+  ...Object.values(invitationOperations),
 ] as unknown as AnyOperation[];
