@@ -282,6 +282,15 @@ describe("accepting", () => {
     expect(await membershipsOf(orgId, invitee.id)).toHaveLength(1);
   });
 
+  it("answers an existing member with already_member and leaves the invitation pending", async () => {
+    const { owner, member, orgId } = await setup();
+    const invited = await owner.client.post(`/organizations/${orgId}/invitations`, { email: member.email, role: "admin" });
+    expectProblem(await member.client.post("/organizations/invitations/accept", { token: invited.body.token }), 409, "already_member");
+    expect(await membershipsOf(orgId, member.id)).toMatchObject([{ role: "member" }]);
+    const [row] = await getDb().select().from(organizationInvitations).where(eq(organizationInvitations.id, invited.body.id));
+    expect(row?.status).toBe("pending");
+  });
+
   it("answers hostile input and signed-out callers with 4xx problems", async () => {
     const { env, owner } = await setup();
     expectProblem(await owner.client.post("/organizations/invitations/accept", {}), 400, "invalid_request");
