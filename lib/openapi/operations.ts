@@ -6,6 +6,8 @@ import * as mfaOperations from "../mfa/operations";
 import * as oauthFlowOperations from "../oauth/flow-operations";
 import * as oauthProviderOperations from "../oauth/provider-operations";
 import * as invitationOperations from "../organizations/invitations-operations";
+import * as organizationOperations from "../organizations/operations";
+import * as organizationServerOperations from "../organizations/server-operations";
 import * as passkeyOperations from "../passkeys/operations";
 import * as sessionOperations from "../sessions/operations";
 import * as ticketOperations from "../tickets/operations";
@@ -32,4 +34,6 @@ export const ALL_OPERATIONS: AnyOperation[] = [
   ...Object.values(oauthProviderOperations),
   ...Object.values(ticketOperations),
   ...Object.values(invitationOperations),
+  ...Object.values(organizationOperations),
+  ...Object.values(organizationServerOperations),
 ] as unknown as AnyOperation[];

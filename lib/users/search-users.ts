@@ -197,7 +197,7 @@ async function findBySubstring(db: Database, range: SQL | undefined, filter: Sea
  * term's key. Undefined when the key would be under three characters, the shortest
  * a trigram lookup can use; the exact ILIKE in rowConditions decides either way.
  */
-function trigramCandidates(column: Column, term: string | null | undefined): SQL | undefined {
+export function trigramCandidates(column: Column, term: string | null | undefined): SQL | undefined {
   if (typeof term !== "string" || term.replace(/[^\p{L}\p{N}]+/gu, "q").length < 3) return undefined;
   return sql`${searchKey(column)} like '%' || ${searchKey(sql`${term}::text`)} || '%'`;
 }

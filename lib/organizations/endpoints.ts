@@ -1,0 +1,49 @@
+import { getDb } from "@/db/client";
+import { endpoint, requireMembership } from "../http/pipeline";
+import { listMembers, removeMember, updateMemberRole } from "./members";
+import { listMyOrganizations } from "./memberships";
+import {
+  createOrganizationOperation,
+  getMyOrganizationOperation,
+  listMyOrganizationsOperation,
+  listOrganizationMembersOperation,
+  listOrganizationRolesOperation,
+  removeMemberOperation,
+  updateMemberRoleOperation,
+} from "./operations";
+import { createOrganization, getOrganizationOrThrow, toClientOrganization } from "./organizations";
+import { readRoleSet } from "./roles";
+
+/* The Client API organization operations with their implementations, served under /_svc. */
+
+export const listMyOrganizationsEndpoint = endpoint(listMyOrganizationsOperation, async ({ environment, session }) => ({
+  items: await listMyOrganizations(getDb(), environment.id, session.user.id),
+}));
+
+export const createOrganizationEndpoint = endpoint(createOrganizationOperation, async ({ environment, session, body, actor }) => {
+  const { row, membership } = await createOrganization(getDb(), environment, { name: body.name }, session.user.id, actor);
+  if (!membership) throw new Error("the creator was not made owner");
+  return toClientOrganization(row, membership);
+});
+
+export const getMyOrganizationEndpoint = endpoint(getMyOrganizationOperation, async (input) => {
+  const row = await getOrganizationOrThrow(getDb(), input.environment.id, input.params.organizationId);
+  return toClientOrganization(row, requireMembership(input));
+});
+
+export const listOrganizationRolesEndpoint = endpoint(listOrganizationRolesOperation, async ({ environment }) => ({
+  items: await readRoleSet(getDb(), environment.id),
+}));
+
+export const listOrganizationMembersEndpoint = endpoint(listOrganizationMembersOperation, ({ environment, params, query }) =>
+  listMembers(getDb(), environment.id, params.organizationId, query),
+);
+
+export const updateMemberRoleEndpoint = endpoint(updateMemberRoleOperation, (input) =>
+  updateMemberRole(getDb(), input.environment, input.params.organizationId, input.params.memberUserId, input.body.role, requireMembership(input), input.actor),
+);
+
+export const removeMemberEndpoint = endpoint(removeMemberOperation, async (input) => {
+  await removeMember(getDb(), input.environment.id, input.params.organizationId, input.params.memberUserId, requireMembership(input), input.actor);
+  return undefined;
+});

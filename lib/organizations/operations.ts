@@ -1,0 +1,124 @@
+import { defineOperation } from "../http/operation";
+import {
+  clientOrganizationSchema,
+  createOrganizationBody,
+  memberPageQuery,
+  memberPageSchema,
+  memberParams,
+  memberSchema,
+  myOrganizationListSchema,
+  organizationIdParams,
+  roleBody,
+  roleListSchema,
+} from "./schemas";
+
+/*
+ * The Client API organization operations. `organization` (lib/http/operation.ts)
+ * makes the pipeline refuse them while organizations are off, resolve the caller's
+ * membership (non-members get 404) and check the declared permission (403).
+ */
+
+const tags = ["Client: organizations"];
+const CLIENT = ["environment_not_found", "origin_not_allowed", "unauthorized", "session_pending", "forbidden"] as const;
+const IN_ORGANIZATION = [...CLIENT, "invalid_request", "resource_not_found"] as const;
+
+export const listMyOrganizationsOperation = defineOperation({
+  operationId: "listMyOrganizations",
+  method: "get",
+  path: "/_svc/organizations",
+  summary: "List my organizations",
+  description: "The organizations the signed-in user belongs to, oldest membership first, with the user's role in each.",
+  tags,
+  auth: "session",
+  organization: {},
+  response: { status: 200, description: "The user's memberships.", schema: myOrganizationListSchema },
+  errors: [...CLIENT],
+});
+
+export const createOrganizationOperation = defineOperation({
+  operationId: "createOrganization",
+  method: "post",
+  path: "/_svc/organizations",
+  summary: "Create an organization",
+  description: "Creates an organization (its slug derived from the name, unique in the environment) with the caller as its owner.",
+  tags,
+  auth: "session",
+  organization: {},
+  body: createOrganizationBody,
+  response: { status: 201, description: "The organization, with the caller's role.", schema: clientOrganizationSchema },
+  errors: [...CLIENT, "invalid_request", "organization_limit_reached"],
+});
+
+export const getMyOrganizationOperation = defineOperation({
+  operationId: "getMyOrganization",
+  method: "get",
+  path: "/_svc/organizations/{organizationId}",
+  summary: "Get an organization",
+  description: "The organization with the caller's role and permissions. 404 unless the caller is a member.",
+  tags,
+  auth: "session",
+  organization: { param: "organizationId" },
+  params: organizationIdParams,
+  response: { status: 200, description: "The organization.", schema: clientOrganizationSchema },
+  errors: [...IN_ORGANIZATION],
+});
+
+export const listOrganizationRolesOperation = defineOperation({
+  operationId: "listOrganizationRoles",
+  method: "get",
+  path: "/_svc/organizations/{organizationId}/roles",
+  summary: "List assignable roles",
+  description: "The environment's role set, in display order.",
+  tags,
+  auth: "session",
+  organization: { param: "organizationId" },
+  params: organizationIdParams,
+  response: { status: 200, description: "The roles.", schema: roleListSchema },
+  errors: [...IN_ORGANIZATION],
+});
+
+export const listOrganizationMembersOperation = defineOperation({
+  operationId: "listOrganizationMembers",
+  method: "get",
+  path: "/_svc/organizations/{organizationId}/members",
+  summary: "List members",
+  description: "Members oldest first, by keyset (`cursor` is the previous page's nextCursor); `query` keeps those whose name or email contains it.",
+  tags,
+  auth: "session",
+  organization: { param: "organizationId" },
+  params: organizationIdParams,
+  query: memberPageQuery,
+  response: { status: 200, description: "One page of members.", schema: memberPageSchema },
+  errors: [...IN_ORGANIZATION],
+});
+
+export const updateMemberRoleOperation = defineOperation({
+  operationId: "updateOrganizationMemberRole",
+  method: "patch",
+  path: "/_svc/organizations/{organizationId}/members/{memberUserId}",
+  summary: "Change a member's role",
+  description:
+    "Needs org:members:manage. Only an owner makes or changes an owner; the last owner cannot be demoted (409 last_owner).",
+  tags,
+  auth: "session",
+  organization: { param: "organizationId", permission: "org:members:manage" },
+  params: memberParams,
+  body: roleBody,
+  response: { status: 200, description: "The member.", schema: memberSchema },
+  errors: [...IN_ORGANIZATION, "last_owner"],
+});
+
+export const removeMemberOperation = defineOperation({
+  operationId: "removeOrganizationMember",
+  method: "delete",
+  path: "/_svc/organizations/{organizationId}/members/{memberUserId}",
+  summary: "Remove a member, or leave",
+  description:
+    "Any member may remove themselves; removing another needs org:members:manage, and an owner only by an owner. The last owner cannot leave (409 last_owner).",
+  tags,
+  auth: "session",
+  organization: { param: "organizationId" },
+  params: memberParams,
+  response: { status: 204, description: "Removed." },
+  errors: [...IN_ORGANIZATION, "last_owner"],
+});
