@@ -1,7 +1,6 @@
 import { nativeQuery, sessionEstablishedSchema } from "../auth/schemas";
 import { defineOperation } from "../http/operation";
 import {
-  acceptedMembershipSchema,
   acceptInvitationBody,
   invitationListSchema,
   invitationParams,
@@ -12,6 +11,7 @@ import {
   organizationParams,
   signUpFromTicketBody,
 } from "./invitations-schemas";
+import { myOrganizationSchema } from "./schemas";
 
 const tags = ["Client: organizations"];
 const serverTags = ["Organizations"];
@@ -90,7 +90,7 @@ export const acceptOrganizationInvitationOperation = defineOperation({
   auth: "session",
   organization: {},
   body: acceptInvitationBody,
-  response: { status: 200, description: "The caller's new membership.", schema: acceptedMembershipSchema },
+  response: { status: 200, description: "The caller's new membership.", schema: myOrganizationSchema },
   errors: [
     "invalid_request",
     "unauthorized",

@@ -64,11 +64,5 @@ export const invitationSummarySchema = z
 
 export const invitationListSchema = z.object({ items: z.array(invitationSummarySchema) }).meta({ id: "OrganizationInvitationList" });
 
-/** The spec's Organization membership, as the accepting user sees it. */
-export const acceptedMembershipSchema = z
-  .object({ id: z.uuid(), name: z.string(), role: z.string(), roleName: z.string().nullable() })
-  .meta({ id: "AcceptedOrganizationMembership" });
-
 export type OrganizationInvitation = z.output<typeof organizationInvitationSchema>;
 export type InvitationSummary = z.output<typeof invitationSummarySchema>;
-export type AcceptedMembership = z.output<typeof acceptedMembershipSchema>;

@@ -9,7 +9,8 @@ import type { EnvironmentContext } from "../environments/context";
 import { environmentUrl, linkBase } from "../environments/environment-links";
 import { AppError, invalidField } from "../errors";
 import { enforceIdentifierRateLimit } from "../rate-limit/enforce";
-import type { AcceptedMembership, InvitationSummary, OrganizationInvitation } from "./invitations-schemas";
+import type { InvitationSummary, OrganizationInvitation } from "./invitations-schemas";
+import type { MyOrganization } from "./memberships";
 import { addMembership } from "./memberships";
 import { findRole, OWNER_ROLE, readRoleSet } from "./roles";
 
@@ -300,7 +301,7 @@ export async function joinFromInvitation(
   row: InvitationRow,
   userId: string,
   actor: Actor,
-): Promise<AcceptedMembership> {
+): Promise<MyOrganization> {
   const membership = await addMembership(tx, environment, { organizationId: row.organizationId, userId, role: row.role }, actor);
   await recordEvent(tx, {
     environmentId: environment.id,
@@ -324,7 +325,7 @@ export async function acceptInvitation(
   token: string,
   user: { id: string; email: string | null },
   actor: Actor,
-): Promise<AcceptedMembership> {
+): Promise<MyOrganization> {
   const row = await findUsableInvitation(db, environment.id, token);
   const [owned] = await db
     .select({ id: emailAddresses.id })
