@@ -195,6 +195,7 @@ export const da: EmailCopy = {
     preview: (invite) => `${invitedBy(invite)}.`,
     heading: (organizationName) => `Bliv medlem af ${organizationName}`,
     intro: (invite) => `${invitedBy(invite)}.`,
+    role: (roleName) => `Du bliver medlem som ${roleName}.`,
     button: "Accepter invitationen",
     expiry: (duration) => `Invitationen udløber om ${duration}.`,
     notYou: "Hvis du ikke ønsker at blive medlem, kan du se bort fra denne e-mail.",

@@ -196,6 +196,7 @@ export const en: EmailCopy = {
     preview: (invite) => `${invitedBy(invite)}.`,
     heading: (organizationName) => `Join ${organizationName}`,
     intro: (invite) => `${invitedBy(invite)}.`,
+    role: (roleName) => `You will join as ${roleName}.`,
     button: "Accept invitation",
     expiry: (duration) => `The invitation expires in ${duration}.`,
     notYou: "If you do not want to join, you can ignore this email.",

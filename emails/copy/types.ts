@@ -105,6 +105,7 @@ export interface EmailCopy {
     preview: (invite: Invite) => string;
     heading: (organizationName: string) => string;
     intro: (invite: Invite) => string;
+    role: (roleName: string) => string;
     button: string;
     expiry: (duration: string) => string;
     notYou: string;

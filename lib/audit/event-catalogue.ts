@@ -33,6 +33,7 @@ const passkey = z.strictObject({ passkeyId: z.uuid() });
 const identity = z.strictObject({ identityId: z.uuid(), providerId: z.string() });
 const oauthProvider = z.strictObject({ providerId: z.string() });
 const organizationMember = z.strictObject({ userId: z.uuid(), role: z.string() });
+const invitation = z.strictObject({ invitationId: z.uuid() });
 
 /**
  * What an event's `subject_id` names: a user (also for session and email events, so
@@ -112,6 +113,10 @@ export const eventCatalogue = {
   "organization.member_removed": { subject: "organization", data: organizationMember },
   /** The environment's organization role set was replaced (PUT /roles). */
   "organization.roles_replaced": { subject: null, data: z.strictObject({ keys: z.array(z.string()) }) },
+  "organization.invitation_created": { subject: "organization", data: invitation.extend({ role: z.string() }) },
+  "organization.invitation_resent": { subject: "organization", data: invitation },
+  "organization.invitation_revoked": { subject: "organization", data: invitation },
+  "organization.invitation_accepted": { subject: "organization", data: invitation.extend({ userId: z.uuid(), role: z.string() }) },
 } as const satisfies Record<string, EventSpec>;
 
 export type EventType = keyof typeof eventCatalogue;

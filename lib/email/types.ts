@@ -58,7 +58,7 @@ export interface EmailTemplates {
   /** The one-time download link for a copy of the user's data. */
   data_export_ready: { url: string; expiresInMinutes: number };
   /** Invitation to join an organization. */
-  organization_invitation: { organizationName: string; inviterName: string | null; url: string; expiresInDays: number };
+  organization_invitation: { organizationName: string; inviterName: string | null; roleName: string; url: string; expiresInDays: number };
 }
 
 export type EmailTemplateName = keyof EmailTemplates;

@@ -91,6 +91,8 @@ export const environmentSettingsSchema = z
          * sign-in page asks for them on every view, for passkey autofill.
          */
         passkeyOptions: limitRule(30, 60),
+        /** Invitations sent (new or resent), per organization and per IP. */
+        organizationInvitations: limitRule(50, 3600),
         /**
          * Per address and day, across every token: wrong sign-up or reset codes, and code
          * emails sent. A fresh token per guess would otherwise reset the per-code limit.

@@ -6,6 +6,7 @@ import * as mfaOperations from "../mfa/operations";
 import * as oauthFlowOperations from "../oauth/flow-operations";
 import * as oauthProviderOperations from "../oauth/provider-operations";
 import * as activeOrganizationOperations from "../organizations/active-organization-operations";
+import * as invitationOperations from "../organizations/invitations-operations";
 import * as organizationOperations from "../organizations/operations";
 import * as organizationServerOperations from "../organizations/server-operations";
 import * as passkeyOperations from "../passkeys/operations";
@@ -34,6 +35,7 @@ export const ALL_OPERATIONS: AnyOperation[] = [
   ...Object.values(oauthProviderOperations),
   ...Object.values(ticketOperations),
   ...Object.values(activeOrganizationOperations),
+  ...Object.values(invitationOperations),
   ...Object.values(organizationOperations),
   ...Object.values(organizationServerOperations),
 ] as unknown as AnyOperation[];

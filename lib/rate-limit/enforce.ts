@@ -5,7 +5,7 @@ import { ipRateLimitKey } from "../http/client-ip";
 import type { RequestContext } from "../http/request-context";
 import { consumeRateLimits } from "./consume";
 
-export type LimitedAction = "signUp" | "signIn" | "codeAttempts" | "emailSends" | "passkeyOptions";
+export type LimitedAction = "signUp" | "signIn" | "codeAttempts" | "emailSends" | "passkeyOptions" | "organizationInvitations";
 
 export function rateLimited(retryAfterSeconds: number): AppError {
   return new AppError("rate_limited", `Too many attempts; try again in ${retryAfterSeconds} s.`, {

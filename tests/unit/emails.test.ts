@@ -25,7 +25,7 @@ const PROPS: { [T in EmailTemplateName]: EmailTemplates[T] } = {
   email_verification_link: { url: LINK, expiresInMinutes: 1440 },
   account_deletion_link: { url: `${LINK}&purpose=delete`, expiresInMinutes: 60 },
   data_export_ready: { url: `${LINK}&purpose=export`, expiresInMinutes: 24 * 60 },
-  organization_invitation: { organizationName: "Nordlys Research", inviterName: "Ada Lovelace", url: `${LINK}&ticket=inv_1`, expiresInDays: 7 },
+  organization_invitation: { organizationName: "Nordlys Research", inviterName: "Ada Lovelace", roleName: "Admin", url: `${LINK}&ticket=inv_1`, expiresInDays: 7 },
 };
 
 const TEMPLATES = Object.keys(PROPS) as EmailTemplateName[];
@@ -113,6 +113,7 @@ describe("email templates", () => {
   it("names the inviter when known, and still reads well without one", async () => {
     const withInviter = await renderEmail(message("organization_invitation", "da"));
     expect(withInviter.subject).toBe("Ada Lovelace har inviteret dig til at blive medlem af Nordlys Research på Acme Cloud");
+    expect(withInviter.text).toContain("Du bliver medlem som Admin.");
     const anonymous = await renderEmail({ ...message("organization_invitation", "en"), props: { ...PROPS.organization_invitation, inviterName: null } });
     expect(anonymous.subject).toBe("You have been invited to join Nordlys Research on Acme Cloud");
     expect(anonymous.text).toContain("7 days");

@@ -58,6 +58,10 @@ export const da: Messages = {
     mfa_required: "Applikationen kræver totrinsbekræftelse: tilføj en adgangsnøgle, før du slår godkendelsesappen fra.",
     mfa_already_enabled: "Totrinsbekræftelse er allerede slået til. Genindlæs siden.",
     mfa_not_enabled: "Totrinsbekræftelse er ikke slået til. Genindlæs siden.",
+    invitation_wrong_account: "Invitationen er til en anden adresse. Skift konto for at tage imod den.",
+    invitation_already_accepted: "Invitationen er allerede taget imod.",
+    invitation_expired: "Invitationen er udløbet. Bed om en ny.",
+    invitation_revoked: "Invitationen er trukket tilbage. Bed om en ny.",
     generic: "Noget gik galt. Prøv igen.",
   },
   signIn: {

@@ -60,6 +60,10 @@ export const en = {
     mfa_required: "This application requires two-step verification: add a passkey before you turn the authenticator app off.",
     mfa_already_enabled: "Two-step verification is already on. Reload the page.",
     mfa_not_enabled: "Two-step verification is not on. Reload the page.",
+    invitation_wrong_account: "This invitation is for another address. Switch account to accept it.",
+    invitation_already_accepted: "This invitation has already been accepted.",
+    invitation_expired: "This invitation has expired. Ask for a new one.",
+    invitation_revoked: "This invitation was withdrawn. Ask for a new one.",
     generic: "Something went wrong. Try again.",
   },
   signIn: {

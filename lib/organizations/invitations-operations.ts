@@ -1,0 +1,164 @@
+import { nativeQuery, sessionEstablishedSchema } from "../auth/schemas";
+import { defineOperation } from "../http/operation";
+import {
+  acceptInvitationBody,
+  invitationListSchema,
+  invitationParams,
+  invitationSummarySchema,
+  inviteBody,
+  listInvitationsQuery,
+  organizationInvitationSchema,
+  organizationParams,
+  signUpFromTicketBody,
+} from "./invitations-schemas";
+import { myOrganizationSchema } from "./schemas";
+
+const tags = ["Client: organizations"];
+const serverTags = ["Organizations"];
+const MANAGE = { param: "organizationId", permission: "org:invitations:manage" } as const;
+const IN_ORGANIZATION = ["invalid_request", "unauthorized", "forbidden", "session_pending", "resource_not_found"] as const;
+const LIFETIME = "The token is stored hashed and works for 7 days from its last send.";
+
+export const inviteToOrganizationOperation = defineOperation({
+  operationId: "inviteToOrganization",
+  method: "post",
+  path: "/_svc/organizations/{organizationId}/invitations",
+  summary: "Invite to an organization",
+  description: `Needs the \`org:invitations:manage\` permission; only an owner may invite an owner. Emails the invitation (inviter, organization, role, expiry, a link to the hosted page /invitations/accept). ${LIFETIME} Counts against \`rateLimits.organizationInvitations\` per organization and per IP.`,
+  tags,
+  auth: "session",
+  organization: MANAGE,
+  rateLimits: [{ action: "organizationInvitations" }],
+  params: organizationParams,
+  body: inviteBody,
+  response: { status: 200, description: "The invitation, with its token this once.", schema: organizationInvitationSchema },
+  errors: [...IN_ORGANIZATION, "rate_limited", "email_unavailable"],
+});
+
+export const listOrganizationInvitationsOperation = defineOperation({
+  operationId: "listOrganizationInvitations",
+  method: "get",
+  path: "/_svc/organizations/{organizationId}/invitations",
+  summary: "List an organization's invitations",
+  description: "Needs the `org:invitations:manage` permission. Newest first; `status` picks pending (default), accepted or revoked ones. Tokens are never listed.",
+  tags,
+  auth: "session",
+  organization: MANAGE,
+  params: organizationParams,
+  query: listInvitationsQuery,
+  response: { status: 200, description: "The invitations.", schema: invitationListSchema },
+  errors: [...IN_ORGANIZATION],
+});
+
+export const resendOrganizationInvitationOperation = defineOperation({
+  operationId: "resendOrganizationInvitation",
+  method: "post",
+  path: "/_svc/organizations/{organizationId}/invitations/{invitationId}/resend",
+  summary: "Resend an invitation",
+  description: `Needs the \`org:invitations:manage\` permission (an owner invitation: an owner). Emails a new link; the previous one stops working at once. ${LIFETIME}`,
+  tags,
+  auth: "session",
+  organization: MANAGE,
+  rateLimits: [{ action: "organizationInvitations" }],
+  params: invitationParams,
+  response: { status: 200, description: "The invitation, with its new token this once.", schema: organizationInvitationSchema },
+  errors: [...IN_ORGANIZATION, "invitation_revoked", "invitation_already_accepted", "rate_limited", "email_unavailable"],
+});
+
+export const revokeOrganizationInvitationOperation = defineOperation({
+  operationId: "revokeOrganizationInvitation",
+  method: "delete",
+  path: "/_svc/organizations/{organizationId}/invitations/{invitationId}",
+  summary: "Revoke an invitation",
+  description: "Needs the `org:invitations:manage` permission (an owner invitation: an owner). Its link then answers 410 invitation_revoked. Idempotent.",
+  tags,
+  auth: "session",
+  organization: MANAGE,
+  params: invitationParams,
+  response: { status: 200, description: "The revoked invitation.", schema: invitationSummarySchema },
+  errors: [...IN_ORGANIZATION, "invitation_already_accepted"],
+});
+
+export const acceptOrganizationInvitationOperation = defineOperation({
+  operationId: "acceptOrganizationInvitation",
+  method: "post",
+  path: "/_svc/organizations/invitations/accept",
+  summary: "Accept an invitation",
+  description:
+    "The signed-in user joins the organization with the invitation's role; one of their verified addresses must be the invited one (else 403 invitation_wrong_account, whose `invitedEmail` names the address to switch to). An invitation is accepted once, also under concurrent accepts. Unknown token: 404; revoked or expired: 410 invitation_revoked / invitation_expired; accepted: 409 invitation_already_accepted.",
+  tags,
+  auth: "session",
+  organization: {},
+  body: acceptInvitationBody,
+  response: { status: 200, description: "The caller's new membership.", schema: myOrganizationSchema },
+  errors: [
+    "invalid_request",
+    "unauthorized",
+    "forbidden",
+    "session_pending",
+    "resource_not_found",
+    "invitation_wrong_account",
+    "invitation_expired",
+    "invitation_revoked",
+    "invitation_already_accepted",
+    "already_member",
+    "organization_limit_reached",
+  ],
+});
+
+export const signUpFromTicketOperation = defineOperation({
+  operationId: "signUpFromTicket",
+  method: "post",
+  path: "/_svc/auth/signup/ticket",
+  summary: "Sign up from an invitation ticket",
+  description:
+    "The invitation token from the email proves the address: the user is created verified, joins the organization with the invitation's role and is signed in (session cookie, as sign-up), even where public sign-up is closed. An address that already has an account: 409 identifier_exists (sign in and accept instead). Counts against `rateLimits.signUp` per IP.",
+  tags: ["Client: sign-up and sign-in"],
+  auth: "publishableKey",
+  rateLimits: [{ action: "signUp" }],
+  query: nativeQuery,
+  body: signUpFromTicketBody,
+  response: { status: 200, description: "The new session.", schema: sessionEstablishedSchema },
+  errors: [
+    "environment_not_found",
+    "origin_not_allowed",
+    "invalid_request",
+    "password_too_weak",
+    "forbidden",
+    "resource_not_found",
+    "invitation_expired",
+    "invitation_revoked",
+    "invitation_already_accepted",
+    "identifier_exists",
+    "organization_limit_reached",
+    "rate_limited",
+  ],
+});
+
+export const serverInviteToOrganizationOperation = defineOperation({
+  operationId: "serverInviteToOrganization",
+  method: "post",
+  path: "/api/server/v1/organizations/{organizationId}/invitations",
+  summary: "Invite to an organization",
+  description: `Invites an address with any role of the set (the back-end is trusted with owner invitations) and emails the link, like the Client API. ${LIFETIME}`,
+  tags: serverTags,
+  auth: "secretKey",
+  params: organizationParams,
+  body: inviteBody,
+  response: { status: 201, description: "The invitation, with its token this once.", schema: organizationInvitationSchema },
+  errors: ["invalid_request", "unauthorized", "resource_not_found", "rate_limited", "email_unavailable"],
+});
+
+export const serverListInvitationsOperation = defineOperation({
+  operationId: "serverListOrganizationInvitations",
+  method: "get",
+  path: "/api/server/v1/organizations/{organizationId}/invitations",
+  summary: "List an organization's invitations",
+  description: "Newest first; `status` picks pending (default), accepted or revoked ones. Tokens are never listed.",
+  tags: serverTags,
+  auth: "secretKey",
+  params: organizationParams,
+  query: listInvitationsQuery,
+  response: { status: 200, description: "The invitations.", schema: invitationListSchema },
+  errors: ["invalid_request", "unauthorized", "resource_not_found"],
+});
