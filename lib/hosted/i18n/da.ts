@@ -424,8 +424,6 @@ export const da: Messages = {
       clearActive: "Brug ingen organisation",
       changed: "Den aktive organisation er skiftet.",
       cleared: "Ingen organisation er aktiv nu.",
-      open: "Åbn",
-      openLabel: "Åbn {organization}",
       create: "Opret en organisation",
       role: "Rolle: {role}",
     },

@@ -426,8 +426,6 @@ export const en = {
       clearActive: "Use no organization",
       changed: "The active organization has changed.",
       cleared: "No organization is active now.",
-      open: "Open",
-      openLabel: "Open {organization}",
       create: "Create an organization",
       role: "Role: {role}",
     },
