@@ -430,6 +430,8 @@ export const da: Messages = {
     page: {
       lead: "Du er {role} i denne organisation.",
       back: "Tilbage til din konto",
+      notFoundTitle: "Organisationen blev ikke fundet",
+      notFound: "Der er ingen sådan organisation blandt dine. Du har måske forladt den eller er blevet fjernet.",
       members: {
         title: "Medlemmer",
         you: "Dig",
@@ -441,7 +443,11 @@ export const da: Messages = {
         removed: "{name} er fjernet fra organisationen.",
         leave: "Forlad organisationen",
         leaveLead: "Du mister adgangen til {organization}, indtil nogen inviterer dig igen.",
-        more: "Kun de første {count} medlemmer vises.",
+        search: "Find medlemmer efter navn eller e-mail",
+        searchSubmit: "Søg",
+        next: "Næste medlemmer",
+        first: "Tilbage til de første medlemmer",
+        noMatch: "Ingen medlemmer passer.",
       },
       invitations: {
         title: "Invitationer",

@@ -432,6 +432,8 @@ export const en = {
     page: {
       lead: "You are {role} in this organization.",
       back: "Back to your account",
+      notFoundTitle: "Organization not found",
+      notFound: "There is no such organization among yours. You may have left it, or been removed.",
       members: {
         title: "Members",
         you: "You",
@@ -443,7 +445,11 @@ export const en = {
         removed: "{name} was removed from the organization.",
         leave: "Leave organization",
         leaveLead: "You will lose access to {organization} until someone invites you again.",
-        more: "Only the first {count} members are shown.",
+        search: "Find members by name or email",
+        searchSubmit: "Search",
+        next: "Next members",
+        first: "Back to the first members",
+        noMatch: "No members match.",
       },
       invitations: {
         title: "Invitations",
