@@ -1,8 +1,11 @@
 import { and, eq } from "drizzle-orm";
+import { renderToStaticMarkup } from "react-dom/server";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
 import { organizationInvitations, organizationMemberships, organizations, sessions } from "@/db/schema";
 import { randomToken, sha256 } from "@/lib/crypto/tokens";
+import OrganizationPage from "@/app/(hosted)/organizations/[organizationId]/page";
+import InvitationAcceptPage from "@/app/(hosted)/invitations/accept/page";
 import {
   acceptInvitationAction,
   createOrganizationAction,
@@ -17,7 +20,7 @@ import { IDLE_STATE, type FormState } from "@/lib/hosted/form-state";
 import { SESSION_COOKIE } from "@/lib/sessions/cookies";
 import { createUser, newEnvironment, openSession, STRONG_PASSWORD, uniqueEmail } from "../../helpers/fixtures";
 
-/* The hosted organization actions end to end against the database: next/headers is the one thing stood in for. */
+/* The hosted organization actions and pages end to end against the database: next/headers is the one thing stood in for. */
 
 const browser = vi.hoisted(() => ({ headers: new Headers(), jar: new Map<string, string>() }));
 vi.mock("next/headers", () => ({
@@ -219,5 +222,56 @@ describe("the organization page's actions", () => {
     const [revoked] = await getDb().select().from(organizationInvitations).where(eq(organizationInvitations.id, row.id));
     expect(revoked?.status).toBe("revoked");
     expect(await submit(invitationsAction, form(env, { organizationId: orgId, intent: "explode" }))).toMatchObject({ status: "error" });
+  });
+});
+
+describe("the pages, rendered for real sessions", () => {
+  async function organizationPage(env: Env, organizationId: string) {
+    const page = await OrganizationPage({ params: Promise.resolve({ organizationId }), searchParams: Promise.resolve({ pk: env.publishableKey }) });
+    return renderToStaticMarkup(page);
+  }
+
+  it("shows the organization's page to its members, with controls by permission, and a not-found card to anyone else", async () => {
+    const env = await newEnvironment();
+    const owner = await person(env);
+    const member = await person(env);
+    const stranger = await person(env);
+    const orgId = await organizationWith(env, [
+      { id: owner.id, role: "owner" },
+      { id: member.id, role: "member" },
+    ]);
+    signIn(owner.token);
+    const asOwner = await organizationPage(env, orgId);
+    expect(asOwner).toContain("Nordlys Research");
+    expect(asOwner).toContain(`value="role:${member.id}"`);
+    expect(asOwner).toContain("Send invitation");
+    signIn(member.token);
+    const asMember = await organizationPage(env, orgId);
+    expect(asMember).toContain(owner.email);
+    expect(asMember).not.toContain('value="role:');
+    expect(asMember).not.toContain("Send invitation");
+    expect(asMember).toContain("Leave organization");
+    signIn(stranger.token);
+    const asStranger = await organizationPage(env, orgId);
+    expect(asStranger).toContain("Organization not found");
+    expect(asStranger).not.toContain(owner.email);
+    expect(await organizationPage(env, "not-a-uuid")).toContain("Organization not found");
+  });
+
+  it("greets the invitee with Accept and anyone else with switch account", async () => {
+    const env = await newEnvironment();
+    const owner = await person(env);
+    const invitee = await person(env, uniqueEmail("invitee"));
+    const orgId = await organizationWith(env, [{ id: owner.id, role: "owner" }]);
+    const token = await invite(env, orgId, invitee.email);
+    const landing = async () =>
+      renderToStaticMarkup(await InvitationAcceptPage({ searchParams: Promise.resolve({ pk: env.publishableKey, token }) }));
+    signIn(invitee.token);
+    expect(await landing()).toContain("Accept invitation");
+    signIn(owner.token);
+    const other = await landing();
+    expect(other).toContain(`You are signed in as ${owner.email}; this invitation is for ${invitee.email}.`);
+    signIn(null);
+    expect(await landing()).toContain("Create account and join");
   });
 });
