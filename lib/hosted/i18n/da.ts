@@ -389,8 +389,6 @@ export const da: Messages = {
       lead: "Du er inviteret til {organization} som {role}.",
       invitedAddress: "Invitationen er til {email}.",
       accept: "Accepter invitationen",
-      accepted: "Du er nu medlem af {organization}.",
-      openOrganization: "Åbn {organization}",
       wrongAccountTitle: "Invitationen er til en anden konto",
       wrongAccount: "Du er logget ind som {current}; invitationen er til {email}.",
       switchAccount: "Log ud og skift konto",

@@ -391,8 +391,6 @@ export const en = {
       lead: "You are invited to join {organization} as {role}.",
       invitedAddress: "The invitation is for {email}.",
       accept: "Accept invitation",
-      accepted: "You are now a member of {organization}.",
-      openOrganization: "Open {organization}",
       wrongAccountTitle: "This invitation is for another account",
       wrongAccount: "You are signed in as {current}; this invitation is for {email}.",
       switchAccount: "Sign out and switch account",
