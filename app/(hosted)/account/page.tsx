@@ -11,6 +11,7 @@ import { ReverifySection } from "@/components/hosted/account/reverify-section";
 import { SessionsSection } from "@/components/hosted/account/sessions-section";
 import { TwoStepSection } from "@/components/hosted/account/two-step-section";
 import { HostedShell } from "@/components/hosted/hosted-shell";
+import { OrganizationsSection } from "@/components/hosted/organizations/organizations-section";
 import { Alert } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
 import { TextLink } from "@/components/ui/text-link";
@@ -25,6 +26,7 @@ import { CONNECTED_PARAM, connectLinks, reverifyLinks } from "@/lib/identities/c
 import { listMyIdentities } from "@/lib/identities/manage-identities";
 import { hasAnyFactor, readUserFactors } from "@/lib/mfa/user-factors";
 import { listPublicOAuthProviders } from "@/lib/oauth/provider-buttons";
+import { listMyOrganizations } from "@/lib/organizations/memberships";
 import { listMyPasskeys } from "@/lib/passkeys/manage-passkeys";
 import { sessionState } from "@/lib/sessions/gates";
 import { listMySessions } from "@/lib/sessions/my-sessions";
@@ -33,7 +35,7 @@ import { listEmailAddresses } from "@/lib/users/email-addresses";
 
 export const generateMetadata = (props: HostedPageProps) => hostedMetadata(props, (t) => t.account.title);
 
-// GET /account — profile, email addresses, password, two-step verification, passkeys, connected accounts, sessions and deletion for the signed-in user.
+// GET /account — profile, email addresses, password, two-step verification, passkeys, connected accounts, organizations, sessions and deletion for the signed-in user.
 export default async function AccountPage({ searchParams }: HostedPageProps) {
   const search = await searchParams;
   const flow = hostedFlowFromSearch(search);
@@ -44,7 +46,8 @@ export default async function AccountPage({ searchParams }: HostedPageProps) {
   if (state.status === "PENDING") redirect(nextStepUrl({ ...context, flow }, state));
 
   const { user } = session;
-  const [addresses, sessions, dataRequests, factors, passkeys, identities, providers] = await Promise.all([
+  const organizationsOn = environment.settings.organizations.enabled;
+  const [addresses, sessions, dataRequests, factors, passkeys, identities, providers, organizations] = await Promise.all([
     listEmailAddresses(getDb(), session),
     listMySessions(getDb(), session),
     listDataRequests(getDb(), session),
@@ -52,6 +55,7 @@ export default async function AccountPage({ searchParams }: HostedPageProps) {
     listMyPasskeys(getDb(), session),
     listMyIdentities(getDb(), session),
     listPublicOAuthProviders(getDb(), environment.id),
+    organizationsOn ? listMyOrganizations(getDb(), environment.id, user.id) : [],
   ]);
   const connectedProvider = searchParam(search, CONNECTED_PARAM);
   const linkOutcome = connectedProvider
@@ -109,6 +113,15 @@ export default async function AccountPage({ searchParams }: HostedPageProps) {
         connect={connectLinks(environment, session, flow, providers.data, connectedProviders)}
         outcome={linkOutcome}
       />
+      {organizationsOn ? (
+        <OrganizationsSection
+          t={t}
+          flow={flow}
+          appName={branding.applicationName}
+          organizations={organizations}
+          activeOrganizationId={session.session.activeOrganizationId}
+        />
+      ) : null}
       <SessionsSection t={t} flow={flow} locale={locale} sessions={sessions.items} />
       <DataExportSection t={t} flow={flow} appName={branding.applicationName} dates={dates} requests={dataRequests.items} />
       {user.email ? <DeleteAccountSection t={t} flow={flow} email={user.email} /> : null}

@@ -1,0 +1,42 @@
+import { redirect } from "next/navigation";
+import { getDb } from "@/db/client";
+import { HostedShell } from "@/components/hosted/hosted-shell";
+import { InvitationLanding, type Viewer } from "@/components/hosted/organizations/invitation-landing";
+import { nextStepUrl } from "@/lib/hosted/continue-url";
+import { loadHostedPage } from "@/lib/hosted/hosted-context";
+import { hostedFlowFromSearch, hostedHref, searchParam } from "@/lib/hosted/hosted-flow";
+import { ownsVerifiedAddress, readInvitationLanding } from "@/lib/hosted/invitation-landing";
+import { hostedMetadata, type HostedPageProps } from "@/lib/hosted/page-metadata";
+import { sessionState } from "@/lib/sessions/gates";
+
+export const generateMetadata = (props: HostedPageProps) => hostedMetadata(props, (t) => t.organizations.invitation.pageTitle);
+
+// GET /invitations/accept?token= — the invitation email's link: accept, sign in, create an account from the invitation, or switch account.
+export default async function InvitationAcceptPage({ searchParams }: HostedPageProps) {
+  const search = await searchParams;
+  const flow = hostedFlowFromSearch(search);
+  const context = await loadHostedPage(flow.publishableKey);
+  const { t, environment, session } = context;
+  const token = searchParam(search, "token") ?? "";
+  const landing = token ? await readInvitationLanding(getDb(), environment.id, token) : null;
+  let viewer: Viewer = { kind: "signedOut" };
+  if (session && landing?.status === "pending") {
+    const state = await sessionState(getDb(), environment, session.user, session.session.id);
+    if (state.status === "PENDING") redirect(nextStepUrl({ ...context, flow }, state));
+    viewer = (await ownsVerifiedAddress(getDb(), environment.id, session.user.id, landing.email))
+      ? { kind: "invitee" }
+      : { kind: "otherAccount", current: session.user.email ?? session.user.id };
+  }
+  return (
+    <HostedShell context={context} returnTo={hostedHref("/invitations/accept", flow, token ? { token } : {})}>
+      <InvitationLanding
+        t={t}
+        flow={flow}
+        token={token}
+        landing={landing}
+        viewer={viewer}
+        minPasswordLength={environment.settings.passwordPolicy.minLength}
+      />
+    </HostedShell>
+  );
+}

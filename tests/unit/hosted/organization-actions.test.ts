@@ -1,0 +1,277 @@
+import { and, eq } from "drizzle-orm";
+import { renderToStaticMarkup } from "react-dom/server";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { getDb } from "@/db/client";
+import { organizationInvitations, organizationMemberships, organizations, sessions } from "@/db/schema";
+import { randomToken, sha256 } from "@/lib/crypto/tokens";
+import OrganizationPage from "@/app/(hosted)/organizations/[organizationId]/page";
+import InvitationAcceptPage from "@/app/(hosted)/invitations/accept/page";
+import {
+  acceptInvitationAction,
+  createOrganizationAction,
+  invitationsAction,
+  inviteAction,
+  leaveOrganizationAction,
+  membersAction,
+  setActiveOrganizationAction,
+  signUpFromInvitationAction,
+} from "@/lib/hosted/actions/organizations";
+import { IDLE_STATE, type FormState } from "@/lib/hosted/form-state";
+import { SESSION_COOKIE } from "@/lib/sessions/cookies";
+import { createUser, newEnvironment, openSession, STRONG_PASSWORD, uniqueEmail } from "../../helpers/fixtures";
+
+/* The hosted organization actions and pages end to end against the database: next/headers is the one thing stood in for. */
+
+const browser = vi.hoisted(() => ({ headers: new Headers(), jar: new Map<string, string>() }));
+vi.mock("next/headers", () => ({
+  headers: async () => browser.headers,
+  cookies: async () => ({
+    get: (name: string) => (browser.jar.has(name) ? { name, value: browser.jar.get(name) } : undefined),
+    set: (cookie: { name: string; value: string }) => browser.jar.set(cookie.name, cookie.value),
+  }),
+}));
+vi.mock("next/cache", () => ({ refresh: () => undefined }));
+
+type Env = Awaited<ReturnType<typeof newEnvironment>>;
+
+function signIn(token: string | null) {
+  browser.jar.clear();
+  browser.headers = new Headers({ host: "localhost", "accept-language": "en", ...(token ? { cookie: `${SESSION_COOKIE}=${token}` } : {}) });
+}
+
+function form(env: Env, fields: Record<string, string>): FormData {
+  const data = new FormData();
+  data.set("pk", env.publishableKey);
+  for (const [name, value] of Object.entries(fields)) data.set(name, value);
+  return data;
+}
+
+/** Runs an action; a redirect (Next's signal) answers its target instead of a state. */
+async function submit(action: (state: FormState, data: FormData) => Promise<FormState>, data: FormData): Promise<FormState | { redirect: string }> {
+  try {
+    return await action(IDLE_STATE, data);
+  } catch (error) {
+    const digest = (error as { digest?: string }).digest;
+    if (typeof digest === "string" && digest.startsWith("NEXT_REDIRECT")) return { redirect: digest.split(";")[2] ?? "" };
+    throw error;
+  }
+}
+
+async function person(env: Env, email = uniqueEmail()) {
+  const user = await createUser(env.api, { email, password: STRONG_PASSWORD, firstName: "Ada" });
+  const { token } = await openSession(env.environmentId, user.id);
+  return { id: user.id, email, token };
+}
+
+async function organizationWith(env: Env, members: { id: string; role: string }[]) {
+  const [org] = await getDb()
+    .insert(organizations)
+    .values({ environmentId: env.environmentId, name: "Nordlys Research", slug: `nordlys-${Math.random().toString(36).slice(2, 8)}` })
+    .returning();
+  if (!org) throw new Error("no organization");
+  for (const member of members) {
+    await getDb().insert(organizationMemberships).values({ environmentId: env.environmentId, organizationId: org.id, userId: member.id, role: member.role });
+  }
+  return org.id;
+}
+
+async function invite(env: Env, organizationId: string, email: string) {
+  const token = randomToken();
+  await getDb()
+    .insert(organizationInvitations)
+    .values({ environmentId: env.environmentId, organizationId, email, role: "admin", tokenHash: sha256(token), expiresAt: new Date(Date.now() + 86_400_000) });
+  return token;
+}
+
+async function roleOf(organizationId: string, userId: string) {
+  const [row] = await getDb()
+    .select({ role: organizationMemberships.role })
+    .from(organizationMemberships)
+    .where(and(eq(organizationMemberships.organizationId, organizationId), eq(organizationMemberships.userId, userId)));
+  return row?.role ?? null;
+}
+
+beforeEach(() => signIn(null));
+
+describe("the invitation landing page's actions", () => {
+  it("creates the invitee's account from the ticket, signs them in and lands them on the organization as a member", async () => {
+    const env = await newEnvironment();
+    const owner = await person(env);
+    const orgId = await organizationWith(env, [{ id: owner.id, role: "owner" }]);
+    const email = uniqueEmail("invitee");
+    const token = await invite(env, orgId, email);
+    const answer = await submit(signUpFromInvitationAction, form(env, { token, name: "Grace Hopper", password: STRONG_PASSWORD }));
+    expect(answer).toEqual({ redirect: `/organizations/${orgId}?pk=${env.publishableKey}` });
+    expect(browser.jar.get(SESSION_COOKIE)).toBeTruthy();
+    const [invitation] = await getDb().select().from(organizationInvitations).where(eq(organizationInvitations.tokenHash, sha256(token)));
+    expect(invitation?.status).toBe("accepted");
+    expect(await roleOf(orgId, invitation?.acceptedBy ?? "")).toBe("admin");
+  });
+
+  it("refuses a weak password next to its field, and a used ticket with its own message", async () => {
+    const env = await newEnvironment();
+    const owner = await person(env);
+    const orgId = await organizationWith(env, [{ id: owner.id, role: "owner" }]);
+    const token = await invite(env, orgId, uniqueEmail("invitee"));
+    const weak = (await submit(signUpFromInvitationAction, form(env, { token, password: "short" }))) as FormState;
+    expect(weak.fieldErrors.password).toBeTruthy();
+    await submit(signUpFromInvitationAction, form(env, { token, password: STRONG_PASSWORD }));
+    signIn(null);
+    const again = (await submit(signUpFromInvitationAction, form(env, { token, password: STRONG_PASSWORD }))) as FormState;
+    expect(again.message).toBe("This invitation has already been accepted.");
+  });
+
+  it("accepts as the invitee, and tells another account it is the wrong one", async () => {
+    const env = await newEnvironment();
+    const owner = await person(env);
+    const invitee = await person(env, uniqueEmail("invitee"));
+    const orgId = await organizationWith(env, [{ id: owner.id, role: "owner" }]);
+    const token = await invite(env, orgId, invitee.email);
+    signIn(owner.token);
+    const wrong = (await submit(acceptInvitationAction, form(env, { token }))) as FormState;
+    expect(wrong.message).toBe("This invitation is for another address. Switch account to accept it.");
+    signIn(invitee.token);
+    expect(await submit(acceptInvitationAction, form(env, { token }))).toEqual({ redirect: `/organizations/${orgId}?pk=${env.publishableKey}` });
+    expect(await roleOf(orgId, invitee.id)).toBe("admin");
+  });
+});
+
+describe("creating and switching", () => {
+  it("creates an organization with the caller as owner, goes to its page, and makes it active or none", async () => {
+    const env = await newEnvironment();
+    const ada = await person(env);
+    signIn(ada.token);
+    const created = (await submit(createOrganizationAction, form(env, { name: "Fjord Labs" }))) as { redirect: string };
+    const orgId = /^\/organizations\/([0-9a-f-]{36})\?/.exec(created.redirect)?.[1] ?? "";
+    expect(await roleOf(orgId, ada.id)).toBe("owner");
+    const activeOf = async () => (await getDb().select({ id: sessions.activeOrganizationId }).from(sessions).where(eq(sessions.userId, ada.id)))[0]?.id;
+    expect(await submit(setActiveOrganizationAction, form(env, { organizationId: orgId }))).toMatchObject({ status: "success", message: "The active organization has changed." });
+    expect(await activeOf()).toBe(orgId);
+    expect(await submit(setActiveOrganizationAction, form(env, { organizationId: "" }))).toMatchObject({ status: "success", message: "No organization is active now." });
+    expect(await activeOf()).toBeNull();
+  });
+
+  it("refuses an empty name next to its field, and an organization the caller is not in", async () => {
+    const env = await newEnvironment();
+    const ada = await person(env);
+    const grace = await person(env);
+    const theirs = await organizationWith(env, [{ id: grace.id, role: "owner" }]);
+    signIn(ada.token);
+    expect(((await submit(createOrganizationAction, form(env, { name: " " }))) as FormState).fieldErrors.name).toBeTruthy();
+    expect(await submit(setActiveOrganizationAction, form(env, { organizationId: theirs }))).toMatchObject({ status: "error" });
+  });
+});
+
+describe("the organization page's actions", () => {
+  it("lets an owner change a role and remove a member; a member can do neither, but can leave", async () => {
+    const env = await newEnvironment();
+    const owner = await person(env);
+    const admin = await person(env);
+    const member = await person(env);
+    const orgId = await organizationWith(env, [
+      { id: owner.id, role: "owner" },
+      { id: admin.id, role: "admin" },
+      { id: member.id, role: "member" },
+    ]);
+    signIn(member.token);
+    const refused = (await submit(membersAction, form(env, { organizationId: orgId, intent: `remove:${admin.id}` }))) as FormState;
+    expect(refused.message).toBe("You are not allowed to do this in this organization.");
+    expect(await roleOf(orgId, admin.id)).toBe("admin");
+
+    signIn(owner.token);
+    const changed = await submit(membersAction, form(env, { organizationId: orgId, intent: `role:${admin.id}`, [`role:${admin.id}`]: "member", [`name:${admin.id}`]: "Grace" }));
+    expect(changed).toMatchObject({ status: "success", message: "The role of Grace is now Member." });
+    expect(await roleOf(orgId, admin.id)).toBe("member");
+    expect(await submit(membersAction, form(env, { organizationId: orgId, intent: `remove:${admin.id}`, [`name:${admin.id}`]: "Grace" }))).toMatchObject({
+      status: "success",
+    });
+    expect(await roleOf(orgId, admin.id)).toBeNull();
+
+    const lastOwner = (await submit(leaveOrganizationAction, form(env, { organizationId: orgId, userId: owner.id }))) as FormState;
+    expect(lastOwner.message).toBe("An organization needs an owner: make someone else owner first.");
+
+    signIn(member.token);
+    expect(await submit(leaveOrganizationAction, form(env, { organizationId: orgId, userId: member.id }))).toEqual({ redirect: `/account?pk=${env.publishableKey}` });
+    expect(await roleOf(orgId, member.id)).toBeNull();
+  });
+
+  it("invites, resends and revokes; a member without the permission cannot invite", async () => {
+    const env = await newEnvironment();
+    const owner = await person(env);
+    const member = await person(env);
+    const orgId = await organizationWith(env, [
+      { id: owner.id, role: "owner" },
+      { id: member.id, role: "member" },
+    ]);
+    const email = uniqueEmail("invitee");
+    signIn(member.token);
+    expect(await submit(inviteAction, form(env, { organizationId: orgId, email, role: "member" }))).toMatchObject({ status: "error" });
+
+    signIn(owner.token);
+    expect(await submit(inviteAction, form(env, { organizationId: orgId, email, role: "member" }))).toMatchObject({
+      status: "success",
+      message: `An invitation was sent to ${email}.`,
+    });
+    const [row] = await getDb().select().from(organizationInvitations).where(eq(organizationInvitations.organizationId, orgId));
+    if (!row) throw new Error("no invitation");
+    expect(await submit(invitationsAction, form(env, { organizationId: orgId, intent: `resend:${row.id}` }))).toMatchObject({ status: "success" });
+    expect(await submit(invitationsAction, form(env, { organizationId: orgId, intent: `revoke:${row.id}` }))).toMatchObject({
+      status: "success",
+      message: `The invitation to ${email} was revoked.`,
+    });
+    const [revoked] = await getDb().select().from(organizationInvitations).where(eq(organizationInvitations.id, row.id));
+    expect(revoked?.status).toBe("revoked");
+    expect(await submit(invitationsAction, form(env, { organizationId: orgId, intent: "explode" }))).toMatchObject({ status: "error" });
+  });
+});
+
+describe("the pages, rendered for real sessions", () => {
+  async function organizationPage(env: Env, organizationId: string) {
+    const page = await OrganizationPage({ params: Promise.resolve({ organizationId }), searchParams: Promise.resolve({ pk: env.publishableKey }) });
+    return renderToStaticMarkup(page);
+  }
+
+  it("shows the organization's page to its members, with controls by permission, and a not-found card to anyone else", async () => {
+    const env = await newEnvironment();
+    const owner = await person(env);
+    const member = await person(env);
+    const stranger = await person(env);
+    const orgId = await organizationWith(env, [
+      { id: owner.id, role: "owner" },
+      { id: member.id, role: "member" },
+    ]);
+    signIn(owner.token);
+    const asOwner = await organizationPage(env, orgId);
+    expect(asOwner).toContain("Nordlys Research");
+    expect(asOwner).toContain(`value="role:${member.id}"`);
+    expect(asOwner).toContain("Send invitation");
+    signIn(member.token);
+    const asMember = await organizationPage(env, orgId);
+    expect(asMember).toContain(owner.email);
+    expect(asMember).not.toContain('value="role:');
+    expect(asMember).not.toContain("Send invitation");
+    expect(asMember).toContain("Leave organization");
+    signIn(stranger.token);
+    const asStranger = await organizationPage(env, orgId);
+    expect(asStranger).toContain("Organization not found");
+    expect(asStranger).not.toContain(owner.email);
+    expect(await organizationPage(env, "not-a-uuid")).toContain("Organization not found");
+  });
+
+  it("greets the invitee with Accept and anyone else with switch account", async () => {
+    const env = await newEnvironment();
+    const owner = await person(env);
+    const invitee = await person(env, uniqueEmail("invitee"));
+    const orgId = await organizationWith(env, [{ id: owner.id, role: "owner" }]);
+    const token = await invite(env, orgId, invitee.email);
+    const landing = async () =>
+      renderToStaticMarkup(await InvitationAcceptPage({ searchParams: Promise.resolve({ pk: env.publishableKey, token }) }));
+    signIn(invitee.token);
+    expect(await landing()).toContain("Accept invitation");
+    signIn(owner.token);
+    const other = await landing();
+    expect(other).toContain(`You are signed in as ${owner.email}; this invitation is for ${invitee.email}.`);
+    signIn(null);
+    expect(await landing()).toContain("Create account and join");
+  });
+});
