@@ -19,7 +19,7 @@ import { formText, messageErrorState, successState, type FormState } from "../fo
 import { hostedHref, type HostedFlow } from "../hosted-flow";
 import { format, type Messages } from "../i18n/messages";
 import { readInvitationLanding } from "../invitation-landing";
-import { setActiveOrganizationEndpoint } from "../organization-endpoints";
+import { setActiveOrganizationEndpoint } from "../../organizations/active-organization-endpoints";
 import { runHostedAction, runOperationAction } from "../run-action";
 
 /** The organization pages' wording for the organization error codes (the generic table has the invitation ones). */

@@ -1,13 +1,9 @@
-import { getDb } from "@/db/client";
 import { unsupportedMethods } from "@/lib/http/method-not-allowed";
-import { clientPreflight, sessionRoute } from "@/lib/http/route";
-import { setActiveOrganizationOperation } from "@/lib/organizations/active-organization-operations";
-import { setActiveOrganization } from "@/lib/organizations/set-active-organization";
+import { clientPreflight, route } from "@/lib/http/route";
+import { setActiveOrganizationEndpoint } from "@/lib/organizations/active-organization-endpoints";
 
 // POST /_svc/organizations/active — the organization the session acts for
-export const POST = sessionRoute(setActiveOrganizationOperation, ({ environment, session, body, context }) =>
-  setActiveOrganization(getDb(), environment, session, body.organizationId, context),
-);
+export const POST = route(setActiveOrganizationEndpoint);
 
 export const OPTIONS = clientPreflight;
 
