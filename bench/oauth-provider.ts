@@ -4,6 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Agent, request } from "undici";
+import { interactionForm } from "../tests/helpers/oidc-interaction";
 
 /**
  * A throwaway self-signed certificate for 127.0.0.1: the bench's provider speaks
@@ -44,19 +45,6 @@ export interface BenchProvider {
 }
 
 const OUTPUT_LINES = 40;
-
-/** The body of the next form of an oidc-provider dev interaction page. */
-function formOf(html: string, login: string): { action: string; fields: URLSearchParams } {
-  const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
-  const prompt = /name="prompt" value="([^"]+)"/.exec(html)?.[1];
-  if (!action || !prompt) throw new Error(`no interaction form on the provider's page: ${html.slice(0, 200)}`);
-  const fields = new URLSearchParams({ prompt });
-  if (prompt === "login") {
-    fields.set("login", login);
-    fields.set("password", "any password");
-  }
-  return { action: action.replace(/&amp;/g, "&"), fields };
-}
 
 /** The cookies of one browser at the provider (oidc-provider keeps the interaction in cookies). */
 function cookieJar() {
@@ -146,7 +134,7 @@ export async function startBenchProvider(options: { certificate: BenchCertificat
       }
       const html = await response.body.text();
       if (response.statusCode !== 200) throw new Error(`the provider answered ${response.statusCode}: ${html.slice(0, 300)}`);
-      const form = formOf(html, login);
+      const form = interactionForm(html, login);
       next = { url: new URL(form.action, next.url).toString(), body: form.fields };
     }
     throw new Error("the provider's sign-in did not end in a redirect");

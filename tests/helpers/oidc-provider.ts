@@ -7,6 +7,7 @@ import { publicUrl } from "@/lib/config/runtime";
 import { frontendHostOrigin } from "@/lib/environments/environment-links";
 import { callbackUrl } from "@/lib/oauth/provider-client";
 import type { ServerApi } from "./api";
+import { interactionForm } from "./oidc-interaction";
 
 /** An account of the loopback provider. Its `sub` is also what is typed into the provider's login form. */
 export interface TestAccount {
@@ -46,19 +47,6 @@ export interface LoopbackOidcProvider {
    */
   signIn(authorizationUrl: URL | string, login: string, options?: { deny?: boolean }): Promise<URL>;
   close(): Promise<void>;
-}
-
-/** The body of the next form of an oidc-provider dev interaction page (login or consent). */
-function formOf(html: string, login: string): { action: string; fields: URLSearchParams } {
-  const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
-  const prompt = /name="prompt" value="([^"]+)"/.exec(html)?.[1];
-  if (!action || !prompt) throw new Error(`no interaction form on the provider's page: ${html.slice(0, 200)}`);
-  const fields = new URLSearchParams({ prompt });
-  if (prompt === "login") {
-    fields.set("login", login);
-    fields.set("password", "any password");
-  }
-  return { action: action.replace(/&amp;/g, "&"), fields };
 }
 
 /** A tiny cookie jar for one origin: oidc-provider keeps the interaction in cookies. */
@@ -207,7 +195,7 @@ export async function startOidcProvider(options: {
         next = { url: new URL(abort.replace(/&amp;/g, "&"), next.url).toString(), method: "GET" };
         continue;
       }
-      const form = formOf(html, login);
+      const form = interactionForm(html, login);
       next = { url: new URL(form.action, next.url).toString(), method: "POST", body: form.fields };
     }
     throw new Error("the provider's sign-in did not end in a redirect");
