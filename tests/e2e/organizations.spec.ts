@@ -123,7 +123,7 @@ test("the account page's switcher makes an organization active, then none", asyn
   await expect(switcher.getByText("No active organization")).toBeVisible();
   await checkPage(page, "account-organizations");
 
-  await switcher.getByRole("button", { name: "Make Jacquard Looms the active organization" }).click();
+  await switcher.getByRole("button", { name: "Make active: Jacquard Looms" }).click();
   await expect(page.getByText("The active organization has changed.")).toBeVisible();
   const active = switcher.getByTestId("organization").filter({ hasText: "Jacquard Looms" });
   await expect(active).toHaveAttribute("data-active", "true");
