@@ -418,7 +418,7 @@ export const da: Messages = {
       noneActive: "Ingen aktiv organisation",
       active: "Aktiv",
       makeActive: "Gør aktiv",
-      makeActiveLabel: "Gør {organization} til den aktive organisation",
+      makeActiveLabel: "Gør aktiv: {organization}",
       clearActive: "Brug ingen organisation",
       changed: "Den aktive organisation er skiftet.",
       cleared: "Ingen organisation er aktiv nu.",

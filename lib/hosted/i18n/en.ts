@@ -420,7 +420,7 @@ export const en = {
       noneActive: "No active organization",
       active: "Active",
       makeActive: "Make active",
-      makeActiveLabel: "Make {organization} the active organization",
+      makeActiveLabel: "Make active: {organization}",
       clearActive: "Use no organization",
       changed: "The active organization has changed.",
       cleared: "No organization is active now.",

@@ -20,9 +20,9 @@ describe("the account page's organization switcher", () => {
     const html = switcher(NORDLYS.id);
     expect(html).toContain(`href="/organizations/${NORDLYS.id}?pk=pk_test_x"`);
     expect(html).toContain(`href="/organizations/${FJORD.id}?pk=pk_test_x"`);
-    expect(html).toContain(`value="${FJORD.id}" aria-label="Make Fjord Labs the active organization" name="organizationId"`);
-    expect(html).not.toContain(`value="${NORDLYS.id}" aria-label="Make Nordlys Research the active organization" name="organizationId"`);
-    expect(html).toContain('aria-label="Make Fjord Labs the active organization"');
+    expect(html).toContain(`value="${FJORD.id}" aria-label="Make active: Fjord Labs" name="organizationId"`);
+    expect(html).not.toContain(`value="${NORDLYS.id}" aria-label="Make active: Nordlys Research" name="organizationId"`);
+    expect(html).toContain('aria-label="Make active: Fjord Labs"');
     expect(html).toContain('value="" name="organizationId"');
     expect(html).toContain("Role: Admin");
     expect(html).toContain("Role: member");
@@ -32,7 +32,7 @@ describe("the account page's organization switcher", () => {
     for (const html of [switcher(null), switcher("7f2e9e1a-5c8d-4a2a-9c73-3e4f5a6b7c8d")]) {
       expect(html).toContain("No active organization");
       expect(html).not.toContain('value=""');
-      expect(html).toContain(`value="${NORDLYS.id}" aria-label="Make Nordlys Research the active organization" name="organizationId"`);
+      expect(html).toContain(`value="${NORDLYS.id}" aria-label="Make active: Nordlys Research" name="organizationId"`);
     }
   });
 
