@@ -63,7 +63,8 @@ export async function runOAuthBench(argv: string[]): Promise<void> {
   const flags = parseFlags(argv, FLAGS);
   // One secret for this process and the server: createEnvironment seals the signing key with it.
   process.env.GATEHOUSE_SECRET ||= randomBytes(48).toString("base64");
-  const serverEnv = benchServerEnv(process.env.GATEHOUSE_SECRET);
+  // Production refuses providers on non-public addresses; the bench's runs on loopback.
+  const serverEnv: NodeJS.ProcessEnv = { ...benchServerEnv(process.env.GATEHOUSE_SECRET), OAUTH_PRIVATE_HOSTS: "127.0.0.1" };
   console.log(
     [
       "Gatehouse bench: OAuth sign-in",

@@ -597,7 +597,13 @@ export const oauthFlows = pgTable(
     consumedAt: timestamp("consumed_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 6 }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("oauth_flows_state_idx").on(t.stateHash), index("oauth_flows_expiry_idx").on(t.expiresAt)],
+  (t) => [
+    uniqueIndex("oauth_flows_state_idx").on(t.stateHash),
+    index("oauth_flows_expiry_idx").on(t.expiresAt),
+    // Every /authorize asks whether the presented browser token has a live flow: without
+    // this, a flood of authorize requests scans the whole table each time.
+    index("oauth_flows_browser_idx").on(t.browserHash).where(sql`consumed_at is null`),
+  ],
 );
 
 /**
@@ -677,7 +683,14 @@ export const organizationInvitations = pgTable(
       .references(() => organizations.id, { onDelete: "cascade" }),
     email: text("email").notNull(),
     role: text("role").notNull(),
+    /** sha256 of the API token: the inviter sees it, so it only lets a matching verified account accept. */
     tokenHash: text("token_hash").notNull(),
+    /**
+     * sha256 of the mail ticket: only the emailed link carries it, so only it proves the
+     * mailbox (sign-up from the invitation). Null on rows from before it existed: those
+     * can still be accepted by an existing account, never used to sign up.
+     */
+    ticketHash: text("ticket_hash"),
     status: text("status", { enum: ["pending", "accepted", "revoked"] }).notNull().default("pending"),
     invitedBy: uuid("invited_by").references(() => users.id, { onDelete: "set null" }),
     acceptedBy: uuid("accepted_by").references(() => users.id, { onDelete: "set null" }),
@@ -690,6 +703,7 @@ export const organizationInvitations = pgTable(
   },
   (t) => [
     uniqueIndex("organization_invitations_token_idx").on(t.tokenHash),
+    uniqueIndex("organization_invitations_ticket_idx").on(t.ticketHash),
     index("organization_invitations_org_created_idx").on(t.organizationId, t.createdAt, t.id),
   ],
 );

@@ -9,10 +9,16 @@ interface SelectFieldProps {
   label: string;
   options: { value: string; label: string; lang?: string }[];
   defaultValue?: string;
+  /**
+   * In a row of controls whose form reports errors in its status (a member's role and
+   * its buttons): no empty error line is reserved under the select, so the row's
+   * buttons can line up with it. An error, should one come, still shows.
+   */
+  inline?: boolean;
 }
 
 /** A labelled native select (keyboard and screen-reader behaviour for free) with a reserved error line. */
-export function SelectField({ name, label, options, defaultValue }: SelectFieldProps) {
+export function SelectField({ name, label, options, defaultValue, inline }: SelectFieldProps) {
   const id = useId();
   const field = useField(name, defaultValue);
   const errorId = `${id}-error`;
@@ -36,9 +42,11 @@ export function SelectField({ name, label, options, defaultValue }: SelectFieldP
           </option>
         ))}
       </select>
-      <p id={errorId} className={styles.error}>
-        {field.error}
-      </p>
+      {inline && !field.error ? null : (
+        <p id={errorId} className={styles.error}>
+          {field.error}
+        </p>
+      )}
     </div>
   );
 }

@@ -20,6 +20,8 @@ export const sessionRevocationReason = z.enum([
   "mfa_reset",
   /** A satellite session (GET /_svc/auth/sync) whose primary session ended. */
   "primary_session_ended",
+  /** Opened by a provider sign-in whose connected account was removed: by its user, an operator, or with its provider. */
+  "identity_removed",
 ]);
 export type SessionRevocationReason = z.output<typeof sessionRevocationReason>;
 
@@ -111,6 +113,8 @@ export const eventCatalogue = {
   "organization.member_added": { subject: "organization", data: organizationMember },
   "organization.role_changed": { subject: "organization", data: organizationMember.extend({ previousRole: z.string() }) },
   "organization.member_removed": { subject: "organization", data: organizationMember },
+  /** The last owner's user was deleted and this member (the most org:* permissions, then the longest-standing) became owner. */
+  "organization.owner_promoted": { subject: "organization", data: organizationMember.extend({ previousRole: z.string(), formerOwnerId: z.uuid() }) },
   /** The environment's organization role set was replaced (PUT /roles). */
   "organization.roles_replaced": { subject: null, data: z.strictObject({ keys: z.array(z.string()) }) },
   "organization.invitation_created": { subject: "organization", data: invitation.extend({ role: z.string() }) },

@@ -32,6 +32,18 @@ export function trustedProxyHops(): number {
   return parsedHops.hops;
 }
 
+/**
+ * `OAUTH_PRIVATE_HOSTS`: comma-separated hosts (names or IP literals) an OAuth provider
+ * may be reached at in production although they are not public: an identity provider
+ * on the operator's own network (lib/oauth/outbound-address.ts).
+ */
+export function oauthPrivateHosts(): string[] {
+  return (process.env.OAUTH_PRIVATE_HOSTS ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+}
+
 export function databaseUrl(): string | undefined {
   return process.env.DATABASE_URL || undefined;
 }

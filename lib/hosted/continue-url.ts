@@ -10,9 +10,6 @@ import type { ActiveSession } from "../sessions/resolve-session";
 import { forgetMfaFlow, rememberMfaFlow } from "./flow-cookies";
 import { hostedHref, type HostedFlow } from "./hosted-flow";
 
-/** Hosted pages that need the pk parameter to find their environment again. */
-const HOSTED_PATHS = ["/sign-in", "/sign-up", "/account", "/consent", "/verify-email"];
-
 /** Only what identifies the target: a refused URL's query may carry tokens or personal data. */
 function describeForLog(requested: string): string {
   try {
@@ -33,7 +30,8 @@ export interface FlowTarget {
 
 /**
  * Where the flow ends: the requested redirect_url when safeRedirect accepts it,
- * else the environment's fallback, on the host the flow runs on. Refusals are
+ * else the environment's fallback, on the host the flow runs on (through PUBLIC_URL
+ * with this environment's pk, which safeRedirect adds). Refusals are
  * logged, since they are either a misconfigured allowed-origins list or someone
  * probing for an open redirect.
  */
@@ -42,12 +40,7 @@ export function finalRedirectUrl({ environment, flow, links }: FlowTarget): stri
   if (!decision.accepted && flow.redirectUrl) {
     console.warn(`hosted: refused redirect_url for environment ${environment.id}: ${describeForLog(flow.redirectUrl)}`);
   }
-  // A hosted page reached through PUBLIC_URL finds its environment by pk only.
-  const target = new URL(decision.url);
-  if (links.publishableKey && target.origin === links.origin && HOSTED_PATHS.includes(target.pathname) && !target.searchParams.has("pk")) {
-    target.searchParams.set("pk", links.publishableKey);
-  }
-  return target.toString();
+  return decision.url;
 }
 
 /** After sign-in, sign-up or a cleared gate: the next open gate's page, else the final redirect. */

@@ -1,7 +1,7 @@
-import { and, eq, isNotNull } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { emailAddresses, organizationInvitations, organizations } from "@/db/schema";
-import { sha256 } from "../crypto/tokens";
+import { organizationInvitations, organizations } from "@/db/schema";
+import { isMailTicket, opensInvitation, presentedSecret } from "../organizations/invitation-secrets";
 import { findRole, readRoleSet } from "../organizations/roles";
 
 /** Where an invitation link stands, as the landing page tells it. */
@@ -14,17 +14,22 @@ export interface InvitationLanding {
   email: string;
   /** The role's display name, else its key. */
   roleName: string;
+  /** Whether the link carries the mail ticket, the one secret that may create an account; an API token only lets an existing account accept. */
+  canCreateAccount: boolean;
 }
 
 /**
  * What the landing page `/invitations/accept?token=` shows about a link: the
  * organization, the role and the invited address (the email carried all three),
- * and whether it can still be accepted. Null for a token this environment does
+ * and whether it can still be accepted. `token` is the emailed mail ticket, or an
+ * API token an app put in its own email. Null for a secret this environment does
  * not know. Accepting is the operation's: this is only the page's read.
  */
 export async function readInvitationLanding(db: Database, environmentId: string, token: string): Promise<InvitationLanding | null> {
+  const secret = presentedSecret(token, "accept");
   const [row] = await db
     .select({
+      ticketHash: organizationInvitations.ticketHash,
       status: organizationInvitations.status,
       expiresAt: organizationInvitations.expiresAt,
       email: organizationInvitations.email,
@@ -34,7 +39,7 @@ export async function readInvitationLanding(db: Database, environmentId: string,
     })
     .from(organizationInvitations)
     .innerJoin(organizations, eq(organizations.id, organizationInvitations.organizationId))
-    .where(and(eq(organizationInvitations.tokenHash, sha256(token)), eq(organizationInvitations.environmentId, environmentId)))
+    .where(and(opensInvitation(secret), eq(organizationInvitations.environmentId, environmentId)))
     .limit(1);
   if (!row) return null;
   const status: InvitationStatus = row.status === "pending" && row.expiresAt.getTime() <= Date.now() ? "expired" : row.status;
@@ -45,22 +50,6 @@ export async function readInvitationLanding(db: Database, environmentId: string,
     organizationName: row.organizationName,
     email: row.email,
     roleName: role?.name ?? row.role,
+    canCreateAccount: isMailTicket(row, secret),
   };
-}
-
-/** Whether the user has verified `email`: the one condition under which accepting as them works. */
-export async function ownsVerifiedAddress(db: Database, environmentId: string, userId: string, email: string): Promise<boolean> {
-  const [owned] = await db
-    .select({ id: emailAddresses.id })
-    .from(emailAddresses)
-    .where(
-      and(
-        eq(emailAddresses.environmentId, environmentId),
-        eq(emailAddresses.userId, userId),
-        eq(emailAddresses.email, email),
-        isNotNull(emailAddresses.verifiedAt),
-      ),
-    )
-    .limit(1);
-  return Boolean(owned);
 }

@@ -24,6 +24,16 @@ function frontendOrigin(host: string): string | null {
   return normalizeOrigin(frontendHostOrigin(host));
 }
 
+/** True when the normalised `origin` is one of the environment's frontend hosts. */
+export function isFrontendHostOrigin(environment: EnvironmentContext, origin: string): boolean {
+  return environment.frontendHosts.some((host) => frontendOrigin(host) === origin);
+}
+
+/** True when the normalised `origin` is PUBLIC_URL's: Gatehouse's own host, shared by every environment. */
+export function isPublicUrlOrigin(origin: string): boolean {
+  return origin === normalizeOrigin(new URL(publicUrl()).origin);
+}
+
 /**
  * Origins that may call this environment's Client API from a browser: its
  * allowed-origins list, its frontend hosts and Gatehouse's own hosted pages, each
@@ -34,8 +44,7 @@ export function browserOriginAllowed(environment: EnvironmentContext, origin: st
   if (!candidate) return false;
   if (environment.allowedOrigins.includes(candidate)) return true;
   if (!candidate.startsWith("https://") && !candidate.startsWith("http://")) return false;
-  if (candidate === normalizeOrigin(new URL(publicUrl()).origin)) return true;
-  return environment.frontendHosts.some((host) => frontendOrigin(host) === candidate);
+  return isPublicUrlOrigin(candidate) || isFrontendHostOrigin(environment, candidate);
 }
 
 /**

@@ -98,7 +98,8 @@ function assertDepth(text: string): void {
 /** A UTF-16 surrogate not paired with its other half; `u` mode reads pairs as one code point. */
 const LONE_SURROGATE = /\p{Cs}/u;
 
-function assertStorableStrings(root: unknown): void {
+/** Refuses (400) strings Postgres cannot store or compare: NUL characters and lone surrogates, at any depth. */
+export function assertStorableStrings(root: unknown): void {
   const stack: unknown[] = [root];
   while (stack.length > 0) {
     const value = stack.pop();

@@ -12,6 +12,7 @@ import type { AuthLevel, Infer, Operation, OrganizationScope, SessionLevel } fro
 import type { RequestContext } from "./request-context";
 import type { ResponseEffects } from "./response-effects";
 import type { SeeOther } from "./see-other";
+import { assertStorableStrings } from "./json-body";
 import { zodToAppError } from "./zod-errors";
 
 type ZodOrNone = z.ZodType | undefined;
@@ -168,6 +169,9 @@ export async function executeOperation<P extends ZodOrNone, Q extends ZodOrNone,
   const { operation } = target;
   const granted = await authorize(operation.auth, caller, operation.clearsGate);
   const params = parse(operation.params, raw.params ?? {}, "path");
+  // Query strings and the hosted actions' form fields never pass json-body's checks: a NUL
+  // in a search text or an organization name would reach Postgres as a 500.
+  assertStorableStrings(raw);
   const query = parse(operation.query, raw.query ?? {}, "query");
   // Only an absent body means "no fields"; a JSON `null` is a wrong type like any other.
   const body = operation.body ? parse(operation.body, raw.body === undefined ? {} : raw.body, "body") : undefined;

@@ -68,11 +68,16 @@ export async function linkIdentity(
 /**
  * A sign-in through the identity: what the provider asserts now (email, its
  * verification, display data) replaces what it asserted before, and the time is
- * kept for the account page and the Server API.
+ * kept for the account page and the Server API. The update also holds the
+ * identity's row for the sign-in's transaction: a removal meanwhile either waits
+ * for the session and then revokes it, or has committed and the identity is gone,
+ * and then no session may open through it (oauth_failed).
  */
 export async function recordIdentitySignIn(db: Database, identityId: string, profile: ProviderProfile): Promise<void> {
-  await db
+  const [updated] = await db
     .update(userIdentities)
     .set({ email: profile.email, emailVerified: profile.emailVerified, profile: profileData(profile), lastSignInAt: sql`now()` })
-    .where(and(eq(userIdentities.id, identityId), eq(userIdentities.subject, profile.subject)));
+    .where(and(eq(userIdentities.id, identityId), eq(userIdentities.subject, profile.subject)))
+    .returning({ id: userIdentities.id });
+  if (!updated) throw new AppError("oauth_failed", "This connected account was removed during the sign-in.");
 }

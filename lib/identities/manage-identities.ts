@@ -5,6 +5,7 @@ import { recordEvent, type Actor } from "../audit/record-event";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
 import type { ActiveSession } from "../sessions/resolve-session";
+import { lockOAuthSignInsInFlight, revokeOAuthSignIns } from "../sessions/revoke-sessions";
 import { getLiveUserOrThrow, getUserOrThrow } from "../users/get-user";
 import type { ServerUser } from "../users/schemas";
 import { toServerUser, type UserRow } from "../users/serialize";
@@ -59,10 +60,22 @@ export async function listMyIdentities(db: Database, current: ActiveSession): Pr
 /**
  * Removes the identity, its `identity.unlinked` event and the "account
  * disconnected" notice in the caller's transaction: the provider account no longer
- * signs in as the user, and a later sign-in with it starts afresh.
+ * signs in as the user, and a later sign-in with it starts afresh. What it already
+ * opened ends too (reason `identity_removed`; a session does not record which
+ * provider opened it, so all the user's provider-opened sessions), else a
+ * disconnected or compromised provider account would stay signed in;
+ * `keepSessionId` spares the caller's own session.
  */
-async function removeIdentity(db: Database, environment: EnvironmentContext, owner: UserRow, identity: IdentityRow, actor: Actor) {
+async function removeIdentity(
+  db: Database,
+  environment: EnvironmentContext,
+  owner: UserRow,
+  identity: IdentityRow,
+  actor: Actor,
+  keepSessionId?: string,
+) {
   await db.delete(userIdentities).where(eq(userIdentities.id, identity.id));
+  await revokeOAuthSignIns(db, { environmentId: environment.id, userIds: [owner.id], exceptSessionId: keepSessionId }, actor, "identity_removed");
   await recordEvent(db, {
     environmentId: environment.id,
     type: "identity.unlinked",
@@ -79,10 +92,11 @@ async function removeIdentity(db: Database, environment: EnvironmentContext, own
  */
 export async function unlinkMyIdentity(db: Database, environment: EnvironmentContext, current: ActiveSession, identityId: string, actor: Actor) {
   await db.transaction(async (tx) => {
+    await lockOAuthSignInsInFlight(tx, environment.id, [current.user.id]);
     const owner = await getLiveUserOrThrow(tx, environment.id, current.user.id, { forUpdate: true });
     const identity = await ownIdentityOrThrow(tx, owner, identityId);
     await assertAnotherSignInMethod(tx, owner, identity.id);
-    await removeIdentity(tx, environment, owner, identity, actor);
+    await removeIdentity(tx, environment, owner, identity, actor, current.session.id);
   });
   return { status: "removed" };
 }
@@ -101,6 +115,7 @@ export async function removeUserIdentity(
   actor: Actor,
 ): Promise<ServerUser> {
   return db.transaction(async (tx) => {
+    await lockOAuthSignInsInFlight(tx, environment.id, [userId]);
     const owner = await getUserOrThrow(tx, environment.id, userId, { forUpdate: true });
     const identity = await ownIdentityOrThrow(tx, owner, identityId);
     await removeIdentity(tx, environment, owner, identity, actor);

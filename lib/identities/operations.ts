@@ -26,7 +26,7 @@ export const unlinkMyIdentityOperation = defineOperation({
   path: "/_svc/users/me/identities/{identityId}",
   summary: "Disconnect an account",
   description:
-    "The provider account no longer signs in as the user; signing in with it later starts afresh. Needs a recent sign-in (403 reverification_required otherwise). Refused with 409 last_sign_in_method when it is the user's last way to sign in (no password, no other connected account, no passkey): set a password or add another way first. Another user's identity, or one of another environment, answers 404. The primary address gets a notice with the change; if it cannot be sent, nothing changes (503 email_unavailable).",
+    "The provider account no longer signs in as the user; signing in with it later starts afresh. Needs a recent sign-in (403 reverification_required otherwise). Refused with 409 last_sign_in_method when it is the user's last way to sign in (no password, no other connected account, no passkey): set a password or add another way first. Another user's identity, or one of another environment, answers 404. The primary address gets a notice with the change; if it cannot be sent, nothing changes (503 email_unavailable). The user's other sessions opened by a provider sign-in end with it (`session.revoked`, reason `identity_removed`), as do its provider sign-ins still waiting for a ticket redemption or a second factor: a session records that a provider opened it, not which one, so this covers every provider the user connected; password, email-code and passkey sessions stay. The session that asks is kept.",
   tags,
   auth: "sensitiveSession",
   params: identityParams,
@@ -40,7 +40,7 @@ export const removeUserIdentityOperation = defineOperation({
   path: "/api/server/v1/users/{userId}/identities/{identityId}",
   summary: "Disconnect a user's account",
   description:
-    "Removes one of the user's connected provider accounts (listed in the user's `identities`), in one transaction with an `identity.unlinked` event and a notice to the user's primary address (if it cannot be sent, nothing changes: 503 email_unavailable). Unlike the user's own request, it may remove the last way to sign in: the user can still set a password through the password reset, or be given one. An identity of another user or environment answers 404; a user of another environment 403.",
+    "Removes one of the user's connected provider accounts (listed in the user's `identities`), in one transaction with an `identity.unlinked` event and a notice to the user's primary address (if it cannot be sent, nothing changes: 503 email_unavailable). Unlike the user's own request, it may remove the last way to sign in: the user can still set a password through the password reset, or be given one. An identity of another user or environment answers 404; a user of another environment 403. The user's sessions opened by a provider sign-in end with it (`session.revoked`, reason `identity_removed`), as do its provider sign-ins still waiting for a ticket redemption or a second factor: a session records that a provider opened it, not which one, so this covers every provider the user connected; password, email-code and passkey sessions stay.",
   tags: ["Users"],
   auth: "secretKey",
   params: userIdentityParams,

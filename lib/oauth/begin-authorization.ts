@@ -1,4 +1,5 @@
 import type { Database } from "@/db/client";
+import { normalizeOrigin } from "../environments/allowed-origins";
 import type { EnvironmentContext } from "../environments/context";
 import { linkBase } from "../environments/environment-links";
 import { AppError, invalidField } from "../errors";
@@ -43,10 +44,10 @@ export function acceptedRedirect(requested: string | null, environment: Environm
 /**
  * A native app proves at the end of the flow that it is the one that started it
  * (RFC 7636, RFC 8252 §8.1): S256 only, since `plain` puts the verifier itself in
- * the browser's URL; a native flow needs a redirect_url (its allowed custom scheme
- * or origin) to receive the ticket.
+ * the browser's URL; a native flow needs a redirect_url (its allowed custom scheme)
+ * to receive the ticket.
  */
-function nativeChallenge(input: AuthorizeInput, redirectUrl: string | null): string | null {
+function nativeChallenge(input: AuthorizeInput, redirectUrl: string | null, environment: EnvironmentContext): string | null {
   if (!input.native) {
     if (input.codeChallenge || input.codeChallengeMethod) {
       throw invalidField("code_challenge", "is only for native apps (_is_native=true)");
@@ -56,7 +57,25 @@ function nativeChallenge(input: AuthorizeInput, redirectUrl: string | null): str
   if (!input.codeChallenge) throw invalidField("code_challenge", "is required for native apps");
   if (input.codeChallengeMethod !== "S256") throw invalidField("code_challenge_method", "must be S256");
   if (!redirectUrl) throw invalidField("redirect_url", "is required for native apps");
+  if (!isAppScheme(redirectUrl, environment)) {
+    throw invalidField("redirect_url", "must be the app's custom scheme on the environment's allowed origins (e.g. myapp://callback) for native apps");
+  }
   return input.codeChallenge;
+}
+
+/**
+ * A native flow's ticket goes only to the app: a custom scheme (never http or https)
+ * on the allowed origins, as the issue puts it (`myapp://callback`). Whoever starts a
+ * native flow holds its verifier, so a link that walks a signed-in victim through it
+ * toward a web page (any page of an allowed origin or frontend host) would leave the
+ * victim's ticket in a URL that page's scripts (an XSS, a third-party tag) can read
+ * and the attacker can redeem.
+ */
+function isAppScheme(redirectUrl: string, environment: EnvironmentContext): boolean {
+  const url = new URL(redirectUrl);
+  if (url.protocol === "http:" || url.protocol === "https:") return false;
+  const origin = normalizeOrigin(`${url.protocol}//${url.host}`);
+  return origin !== null && environment.allowedOrigins.includes(origin);
 }
 
 /** Starts a flow (sign-in, or link for a signed-in user) and answers where to send the browser. */
@@ -88,7 +107,7 @@ export async function beginAuthorization(
   context: RequestContext,
 ): Promise<Authorization> {
   const redirectUrl = acceptedRedirect(input.redirectUrl, environment, context);
-  const codeChallenge = nativeChallenge(input, redirectUrl);
+  const codeChallenge = nativeChallenge(input, redirectUrl, environment);
   const provider = await loadProviderOrThrow(db, environment, input.providerId);
   return beginFlow(db, environment, provider, { intent: "sign_in", redirectUrl, native: input.native, codeChallenge }, context);
 }

@@ -17,6 +17,7 @@ import type { CallbackTiming } from "./callback-timing";
 import { consumeFlow, peekFlowBase, presentedBrowserToken, SESSION_FLOW_COMPLETE_PATHS, type ConsumedFlow } from "./flows";
 import { callbackUrl, exchangeCallback } from "./provider-client";
 import type { ProviderProfile } from "./profile";
+import { holdProvider } from "./hold-provider";
 import { resolveSignIn } from "./resolve-sign-in";
 import { issueContinuation } from "./signup-continuation";
 
@@ -182,6 +183,7 @@ async function signInWithProfile(
   context: RequestContext,
 ): Promise<CallbackOutcome> {
   return db.transaction(async (tx): Promise<CallbackOutcome> => {
+    await holdProvider(tx, environment.id, flow.providerId);
     const resolution = await resolveSignIn(tx, environment, { providerId: flow.providerId, profile }, context);
     if (resolution.kind === "consent_required") {
       if (flow.native && flow.redirectUrl && flow.codeChallenge) {

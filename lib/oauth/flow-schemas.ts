@@ -18,7 +18,7 @@ export const authorizeQuery = z
   .object({
     redirect_url: redirectUrl,
     _is_native: z
-      .enum(["true", "false", "1", "0"], { error: "must be true or false" }).optional().meta({ description: "A native app: the flow ends at `{redirect_url}?ticket=` (or `?continuation_token=`); requires `code_challenge` with `code_challenge_method=S256`." }),
+      .enum(["true", "false", "1", "0"], { error: "must be true or false" }).optional().meta({ description: "A native app: the flow ends at `{redirect_url}?ticket=` (or `?continuation_token=`); requires `code_challenge` with `code_challenge_method=S256` and a `redirect_url` with the app's custom scheme on the allowed origins (e.g. `myapp://callback`), never an http or https page." }),
     code_challenge: codeChallenge.optional().meta({ description: "Native apps only: BASE64URL(SHA256(code_verifier))." }),
     code_challenge_method: z.string().max(16).optional().meta({ description: "Must be `S256`; `plain` is refused." }),
   });

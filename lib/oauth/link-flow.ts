@@ -14,6 +14,7 @@ import { acceptedRedirect, beginFlow, loadProviderOrThrow, type Authorization } 
 import { failureCode, failureLocation, profileForFlow, type CallbackQuery } from "./complete-callback";
 import { consumeFlow, presentedBrowserToken, type ConsumedFlow, type SessionFlowIntent } from "./flows";
 import type { ProviderProfile } from "./profile";
+import { holdProvider } from "./hold-provider";
 
 /**
  * A flow a session starts (link, reverify) begins from a page of the user's own
@@ -107,7 +108,10 @@ export function completeLink(
   context: RequestContext,
 ): Promise<string> {
   return completeSessionFlow(db, environment, current, "link", query, context, (flow, profile, actor) =>
-    db.transaction((tx) => linkIdentity(tx, environment, current.user, { providerId: flow.providerId, profile }, actor)),
+    db.transaction(async (tx) => {
+      await holdProvider(tx, environment.id, flow.providerId);
+      return linkIdentity(tx, environment, current.user, { providerId: flow.providerId, profile }, actor);
+    }),
   );
 }
 

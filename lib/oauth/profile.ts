@@ -1,3 +1,6 @@
+import { domainToUnicode } from "node:url";
+import { emailSchema } from "../users/email";
+
 /**
  * What Gatehouse keeps of a provider account, the same shape for every provider
  * type: OIDC claims and GitHub's API answers are both turned into this.
@@ -5,11 +8,12 @@
 export interface ProviderProfile {
   /** The provider's stable user id (OIDC `sub`, GitHub's numeric id as a string). */
   subject: string;
-  /** Lower-cased. */
+  /** Normalized like every address of ours (`emailSchema`); null when the provider's is not a plain mailbox. */
   email: string | null;
   /**
    * True only when the provider asserts it (OIDC `email_verified === true`, GitHub's
-   * primary and verified address). Account linking trusts nothing weaker.
+   * primary and verified address) for the very address we keep (see
+   * `providerEmail`). Account linking trusts nothing weaker.
    */
   emailVerified: boolean;
   name: string | null;
@@ -37,10 +41,41 @@ function pictureUrl(value: unknown): string | null {
   }
 }
 
-/** An address as given, lower-cased; anything that is not a plausible address is dropped. */
-export function normalizeProviderEmail(value: unknown): string | null {
-  const raw = text(value, 320)?.toLowerCase() ?? null;
-  return raw && /^[^\s@]+@[^\s@]+$/.test(raw) ? raw : null;
+/** Lower-cases A-Z only: the one case difference every mail system treats as no difference. */
+function asciiLowerCase(value: string): string {
+  return value.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+}
+
+/**
+ * A provider's address through the same normalization as our own (`emailSchema`:
+ * NFC, lower case, IDNA domain, a plain RFC 5321 mailbox), or null when it is none
+ * (`<a,b>@x.com` must never be stored as a verified primary and emailed later).
+ *
+ * `exact` says whether the provider's own spelling already is that address up to
+ * ASCII case, with the domain as its A-label or U-label (`ann@bücher.de` is
+ * `ann@xn--bcher-kva.de`: DNS only knows the A-label). Anything else reached our
+ * form only through Unicode case folding or normalization, which the provider's
+ * mail system need not share: `\u212Aen@x.com` (KELVIN SIGN) folds to `ken@x.com`,
+ * yet what the provider verified is another mailbox. Such an address is kept, but
+ * never trusted as verified.
+ */
+export function providerEmail(value: unknown): { address: string; exact: boolean } | null {
+  const parsed = emailSchema.safeParse(value);
+  if (!parsed.success || typeof value !== "string") return null;
+  const address = parsed.data;
+  const raw = asciiLowerCase(value.trim());
+  const rawAt = raw.lastIndexOf("@");
+  const at = address.lastIndexOf("@");
+  const domain = address.slice(at + 1);
+  const rawDomain = raw.slice(rawAt + 1);
+  const exact = raw.slice(0, rawAt) === address.slice(0, at) && (rawDomain === domain || rawDomain === domainToUnicode(domain));
+  return { address, exact };
+}
+
+/** The profile's address and whether it counts as verified: asserted by the provider, for exactly that address. */
+function emailOf(value: unknown, asserted: boolean): Pick<ProviderProfile, "email" | "emailVerified"> {
+  const email = providerEmail(value);
+  return { email: email?.address ?? null, emailVerified: email !== null && email.exact && asserted };
 }
 
 /**
@@ -51,12 +86,10 @@ export function normalizeProviderEmail(value: unknown): string | null {
 export function profileFromClaims(claims: Record<string, unknown>, options: { stringBooleans?: boolean } = {}): ProviderProfile | null {
   const subject = text(claims.sub, 255);
   if (!subject) return null;
-  const email = normalizeProviderEmail(claims.email);
   const asserted = claims.email_verified === true || (options.stringBooleans === true && claims.email_verified === "true");
   return {
     subject,
-    email,
-    emailVerified: email !== null && asserted,
+    ...emailOf(claims.email, asserted),
     name: text(claims.name),
     firstName: text(claims.given_name),
     lastName: text(claims.family_name),
@@ -87,13 +120,11 @@ export function profileFromGitHub(user: GitHubUser, emails: GitHubEmail[]): Prov
   const id = typeof user.id === "number" && Number.isSafeInteger(user.id) ? String(user.id) : null;
   if (!id) return null;
   const primary = emails.find((entry) => entry.primary === true);
-  const email = primary ? normalizeProviderEmail(primary.email) : null;
   const name = text(user.name);
   const [firstName, ...rest] = name ? name.split(/\s+/) : [];
   return {
     subject: id,
-    email,
-    emailVerified: email !== null && primary?.verified === true,
+    ...emailOf(primary?.email, primary?.verified === true),
     name,
     firstName: firstName ?? null,
     lastName: rest.length ? rest.join(" ") : null,

@@ -1,12 +1,14 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { isUniqueViolation } from "@/db/errors";
-import { oauthProviders, userIdentities } from "@/db/schema";
+import { oauthProviders, oneTimeCodes, userIdentities, users } from "@/db/schema";
 import { recordEvent, type Actor } from "../audit/record-event";
 import { seal } from "../crypto/secret-box";
 import type { EnvironmentContext } from "../environments/context";
 import { linkBase } from "../environments/environment-links";
 import { AppError, invalidField } from "../errors";
+import { lockOAuthSignInsInFlight, revokeOAuthSignIns } from "../sessions/revoke-sessions";
+import { outboundHostProblem } from "./outbound-address";
 import { callbackUrl, effectiveSettings } from "./provider-client";
 import { issuerProblem, PROVIDER_PRESETS, type ProviderType } from "./provider-presets";
 import type { CreateOAuthProviderInput, OAuthProvider, UpdateOAuthProviderInput } from "./provider-schemas";
@@ -48,6 +50,18 @@ function checkedIssuer(type: ProviderType, issuer: string | null | undefined): s
   if (problem) throw invalidField("issuer", problem);
   // Stored as given: issuers are compared exactly (OIDC Discovery §4.3).
   return issuer;
+}
+
+/**
+ * In production, refuses an issuer on a non-public address (a private or loopback IP,
+ * a local name, or a name resolving to one): Gatehouse would send codes and the client
+ * secret there. Checked before the transaction (it may wait for DNS); an issuer with
+ * another problem is left to checkedIssuer. Every request is checked again when made.
+ */
+async function assertPublicIssuer(issuer: string | null | undefined): Promise<void> {
+  if (!issuer || issuerProblem(issuer)) return;
+  const problem = await outboundHostProblem(new URL(issuer).hostname);
+  if (problem) throw invalidField("issuer", problem);
 }
 
 /** An OpenID Connect provider answers with an id_token only when `openid` is asked for; without it every sign-in would fail. */
@@ -101,6 +115,7 @@ export async function getOAuthProvider(db: Database, environment: EnvironmentCon
 
 export async function createOAuthProvider(db: Database, environment: EnvironmentContext, input: CreateOAuthProviderInput, actor: Actor): Promise<OAuthProvider> {
   const issuer = checkedIssuer(input.type, input.issuer);
+  await assertPublicIssuer(issuer);
   const scopes = checkedScopes(input.type, input.scopes) ?? [];
   const clientSecretSealed = await seal(input.clientSecret);
   try {
@@ -139,6 +154,7 @@ export async function updateOAuthProvider(
   actor: Actor,
 ): Promise<OAuthProvider> {
   const clientSecretSealed = patch.clientSecret === undefined ? undefined : await seal(patch.clientSecret);
+  await assertPublicIssuer(patch.issuer);
   return db.transaction(async (tx) => {
     const current = await getProviderRowOrThrow(tx, environment.id, providerId, { lock: true });
     const issuer = patch.issuer === undefined ? undefined : checkedIssuer(current.type, patch.issuer);
@@ -168,7 +184,11 @@ export async function updateOAuthProvider(
 /**
  * Removes the provider and the identities linked through it (answers 204, hence
  * undefined). Account ids are unique per issuer only: kept identities would sign in
- * whoever holds the same id at a provider later added under this id.
+ * whoever holds the same id at a provider later added under this id. What their
+ * sign-ins opened ends with them (revokeOAuthSignIns, reason `identity_removed`):
+ * the identities are locked first, so a sign-in through one of them either has
+ * committed its session (which the revocation then sees) or waits and finds its
+ * identity gone.
  */
 export async function deleteOAuthProvider(db: Database, environmentId: string, providerId: string, actor: Actor): Promise<undefined> {
   await db.transaction(async (tx) => {
@@ -177,7 +197,28 @@ export async function deleteOAuthProvider(db: Database, environmentId: string, p
       .where(and(eq(oauthProviders.environmentId, environmentId), eq(oauthProviders.id, providerId)))
       .returning({ id: oauthProviders.id });
     if (!row) throw notFound();
-    await tx.delete(userIdentities).where(and(eq(userIdentities.environmentId, environmentId), eq(userIdentities.providerId, providerId)));
+    // Lock order: the provider (sign-ins through it hold it FOR SHARE, hold-provider.ts), the
+    // sign-ins in flight, the users, their identities, their sessions: the order ticket
+    // redemption, a second factor's completion and deleteUser take them, so none deadlocks with this.
+    const linked = and(eq(userIdentities.environmentId, environmentId), eq(userIdentities.providerId, providerId));
+    const linkedUsers = tx.select({ userId: userIdentities.userId }).from(userIdentities).where(linked);
+    await lockOAuthSignInsInFlight(tx, environmentId, linkedUsers);
+    await tx.select({ id: users.id }).from(users).where(inArray(users.id, linkedUsers)).orderBy(users.id).for("update");
+    await tx.select({ id: userIdentities.id }).from(userIdentities).where(linked).for("update");
+    await revokeOAuthSignIns(tx, { environmentId, userIds: linkedUsers }, actor, "identity_removed");
+    await tx.delete(userIdentities).where(linked);
+    // A consent still pending would otherwise finish through a provider re-added under the same id.
+    await tx
+      .update(oneTimeCodes)
+      .set({ consumedAt: new Date() })
+      .where(
+        and(
+          eq(oneTimeCodes.environmentId, environmentId),
+          eq(oneTimeCodes.purpose, "signup_continuation"),
+          isNull(oneTimeCodes.consumedAt),
+          sql`${oneTimeCodes.payload} ->> 'providerId' = ${providerId}`,
+        ),
+      );
     await recordEvent(tx, { environmentId, type: "oauth_provider.deleted", actor, data: { providerId } });
   });
   return undefined;

@@ -1,11 +1,17 @@
 import * as oidc from "openid-client";
 import { unseal } from "../crypto/secret-box";
 import { AppError } from "../errors";
+import { providerFetch } from "./outbound-address";
 import type { ResolvedProvider } from "./provider-client";
 import { allowsInsecureRequests } from "./provider-presets";
 
 /** Discovered metadata (and with it the JWKS openid-client caches) is kept this long per provider configuration. */
 const CONFIGURATION_TTL_MS = 60 * 60 * 1000;
+/**
+ * A failed discovery is kept this long: anyone can start /authorize, and without it
+ * every such request would send Gatehouse to the issuer again.
+ */
+const FAILED_CONFIGURATION_TTL_MS = 30 * 1000;
 const MAX_CACHED = 1000;
 /** Seconds for any one request to a provider: a hung provider must not hold a callback open. */
 const PROVIDER_TIMEOUT_SECONDS = 10;
@@ -24,6 +30,7 @@ async function buildConfiguration(provider: ResolvedProvider): Promise<oidc.Conf
       secret,
     );
     config.timeout = PROVIDER_TIMEOUT_SECONDS;
+    config[oidc.customFetch] = providerFetch;
     if (insecure) oidc.allowInsecureRequests(config);
     return config;
   }
@@ -32,7 +39,10 @@ async function buildConfiguration(provider: ResolvedProvider): Promise<oidc.Conf
   // openid-client trusts an id_token from the token endpoint by TLS alone (OIDC Core
   // §3.1.3.7 step 6 allows it); the non-repudiation checks also verify its signature
   // against the issuer's JWKS, so a token the issuer did not sign is refused.
+  // providerFetch checks the address of every request: the discovery document names
+  // the other endpoints, and it is no more trusted than the issuer itself.
   return oidc.discovery(new URL(provider.issuer), provider.clientId, secret, oidc.ClientSecretPost(secret), {
+    [oidc.customFetch]: providerFetch,
     execute: insecure ? [oidc.allowInsecureRequests, oidc.enableNonRepudiationChecks] : [oidc.enableNonRepudiationChecks],
     timeout: PROVIDER_TIMEOUT_SECONDS,
   });
@@ -41,7 +51,7 @@ async function buildConfiguration(provider: ResolvedProvider): Promise<oidc.Conf
 /**
  * The openid-client configuration of a provider: discovered once and reused for an
  * hour (metadata and JWKS), keyed by issuer, client id and the sealed secret, so an
- * edited provider gets a fresh one. A failed discovery is not kept.
+ * edited provider gets a fresh one. A failed discovery is kept for 30 seconds.
  */
 export function discoveredConfiguration(provider: ResolvedProvider): Promise<oidc.Configuration> {
   // Whether plain http is allowed is part of the key: it depends on the mode, not only on the row.
@@ -56,7 +66,8 @@ export function discoveredConfiguration(provider: ResolvedProvider): Promise<oid
   const configuration = buildConfiguration(provider);
   cache.set(key, { expiresAt: now + CONFIGURATION_TTL_MS, configuration });
   configuration.catch(() => {
-    if (cache.get(key)?.configuration === configuration) cache.delete(key);
+    const entry = cache.get(key);
+    if (entry?.configuration === configuration) entry.expiresAt = Date.now() + FAILED_CONFIGURATION_TTL_MS;
   });
   return configuration;
 }
@@ -75,9 +86,14 @@ export function providerFailure(provider: ResolvedProvider, stage: "authorize" |
     const providerError = PROVIDER_ERROR_CODE.test(error.error) ? error.error : "unknown";
     return new AppError("oauth_failed", `${provider.name} did not complete the sign-in (${providerError}).`, { properties: { providerError } });
   }
-  const failure = error as { name?: string; code?: string; message?: string };
+  const failure = error as { name?: string; code?: string; message?: string; cause?: unknown };
+  // fetch reports every network failure as "fetch failed": its cause tells a refused
+  // connection from a refused address (OutboundAddressRefused). Only an Error's: a
+  // response body as cause is the provider's text.
+  const inner = failure?.cause instanceof Error ? (failure.cause as Error & { code?: string }) : undefined;
+  const cause = inner ? { name: inner.name, code: inner.code, message: inner.message } : undefined;
   console.warn(
-    JSON.stringify({ level: "warn", event: "oauth_provider_failure", requestId, provider: provider.id, stage, error: failure?.name, code: failure?.code, message: failure?.message }),
+    JSON.stringify({ level: "warn", event: "oauth_provider_failure", requestId, provider: provider.id, stage, error: failure?.name, code: failure?.code, message: failure?.message, cause }),
   );
   return new AppError("oauth_failed", `The sign-in with ${provider.name} could not be completed.`);
 }

@@ -69,7 +69,7 @@ export const deleteOAuthProviderOperation = defineOperation({
   path: "/api/server/v1/oauth-providers/{providerId}",
   summary: "Remove an OAuth provider",
   description:
-    "Removes the provider and the identities users linked through it, in one transaction: its buttons disappear and its sign-ins are refused. A provider added later with the same id starts with no identities, so another issuer's account ids can never sign in as ours. Users who signed in only through it get in again with a password reset to their address.",
+    "Removes the provider and the identities users linked through it, in one transaction: its buttons disappear and its sign-ins are refused. A provider added later with the same id starts with no identities, so another issuer's account ids can never sign in as ours. Users who signed in only through it get in again with a password reset to their address. Their sessions opened by a provider sign-in end in the same transaction (`session.revoked`, reason `identity_removed`), as do their provider sign-ins still waiting for a ticket redemption or a second factor; password, email-code and passkey sessions stay.",
   tags,
   auth: "secretKey",
   params: providerIdParams,

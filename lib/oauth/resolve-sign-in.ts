@@ -17,7 +17,10 @@ import type { ProviderProfile } from "./profile";
  * - an unknown one whose address belongs to an account is linked to it only when
  *   the provider asserts the address verified AND the account's address is
  *   verified: either one unproven and anyone could claim the other's account, so
- *   the person is told to sign in and connect it from the account page;
+ *   the person is told to sign in and connect it from the account page. The
+ *   provider's address is normalized like ours, and one that only folds into an
+ *   account's (`\u212Aen@x.com` → `ken@x.com`) never counts as verified
+ *   (lib/oauth/profile.ts `providerEmail`), so it ends here too;
  * - otherwise a new user, with the provider's address only when it is verified;
  *   when the environment wants legal consent first, the caller defers the sign-up.
  * A banned user is refused in every branch.
@@ -52,13 +55,18 @@ async function accountByEmail(db: Database, environmentId: string, email: string
   return row ? { user: row.user, verified: row.verifiedAt !== null } : null;
 }
 
-/** The identity's user, unless it has been deleted (its identity rows go with it; this guards the gap). */
+/**
+ * The identity's user, unless it has been deleted (its identity rows go with it; this
+ * guards the gap), locked: the user's row before the identity's, in the order an
+ * identity's removal takes them, so a sign-in and a removal queue instead of deadlocking.
+ */
 async function liveUser(db: Database, environmentId: string, userId: string): Promise<UserRow | null> {
   const [row] = await db
     .select()
     .from(users)
     .where(and(eq(users.id, userId), eq(users.environmentId, environmentId), ne(users.status, "deleted")))
-    .limit(1);
+    .limit(1)
+    .for("update");
   return row ?? null;
 }
 

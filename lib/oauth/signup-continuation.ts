@@ -14,6 +14,7 @@ import { establishSession, type Establishment } from "../sessions/establish-sess
 import { verifierMatches } from "../tickets/pkce";
 import { emailTaken } from "../users/create-user";
 import { hostCookieName } from "./flows";
+import { holdProvider } from "./hold-provider";
 import type { ProviderProfile } from "./profile";
 import { accountExists, createOAuthUser } from "./resolve-sign-in";
 
@@ -190,6 +191,8 @@ export async function finishContinuation(
   const verifierOk = payload.codeChallenge === null || verifierMatches(input.codeVerifier ?? "", payload.codeChallenge);
   try {
     const outcome = await db.transaction(async (tx) => {
+      // Before the token is spent: a provider deletion takes the provider, then the pending continuations.
+      await holdProvider(tx, environment.id, payload.providerId);
       const consumed = await consumeCode(tx, row, null);
       if (!consumed) return { kind: "used" as const };
       // Committed with the consumption: the token is spent even though nothing else happens.

@@ -4,14 +4,16 @@ import { listMembers, removeMember, updateMemberRole } from "./members";
 import { listMyOrganizations } from "./memberships";
 import {
   createOrganizationOperation,
+  deleteMyOrganizationOperation,
   getMyOrganizationOperation,
   listMyOrganizationsOperation,
   listOrganizationMembersOperation,
   listOrganizationRolesOperation,
   removeMemberOperation,
   updateMemberRoleOperation,
+  updateMyOrganizationOperation,
 } from "./operations";
-import { createOrganization, getOrganizationOrThrow, toClientOrganization } from "./organizations";
+import { createOrganization, deleteOrganization, getOrganizationOrThrow, toClientOrganization, updateOrganization } from "./organizations";
 import { readRoleSet } from "./roles";
 
 /* The Client API organization operations with their implementations, served under /_svc. */
@@ -29,6 +31,17 @@ export const createOrganizationEndpoint = endpoint(createOrganizationOperation, 
 export const getMyOrganizationEndpoint = endpoint(getMyOrganizationOperation, async (input) => {
   const row = await getOrganizationOrThrow(getDb(), input.environment.id, input.params.organizationId);
   return toClientOrganization(row, requireMembership(input));
+});
+
+export const updateMyOrganizationEndpoint = endpoint(updateMyOrganizationOperation, async (input) => {
+  const membership = requireMembership(input);
+  const row = await updateOrganization(getDb(), input.environment.id, input.params.organizationId, input.body, membership, input.actor);
+  return toClientOrganization(row, membership);
+});
+
+export const deleteMyOrganizationEndpoint = endpoint(deleteMyOrganizationOperation, async (input) => {
+  await deleteOrganization(getDb(), input.environment.id, input.params.organizationId, requireMembership(input), input.actor);
+  return undefined;
 });
 
 export const listOrganizationRolesEndpoint = endpoint(listOrganizationRolesOperation, async ({ environment }) => ({

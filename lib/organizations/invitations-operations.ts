@@ -2,7 +2,7 @@ import { nativeQuery, sessionEstablishedSchema } from "../auth/schemas";
 import { defineOperation } from "../http/operation";
 import {
   acceptInvitationBody,
-  invitationListSchema,
+  invitationPageSchema,
   invitationParams,
   invitationSummarySchema,
   inviteBody,
@@ -18,13 +18,16 @@ const serverTags = ["Organizations"];
 const MANAGE = { param: "organizationId", permission: "org:invitations:manage" } as const;
 const IN_ORGANIZATION = ["invalid_request", "unauthorized", "forbidden", "session_pending", "resource_not_found"] as const;
 const LIFETIME = "The token is stored hashed and works for 7 days from its last send.";
+// Why two secrets: lib/organizations/invitation-secrets.ts.
+const SECRETS =
+  "The answer's `token` lets an existing account whose verified address is the invited one accept (`POST /_svc/organizations/invitations/accept`), for apps that send their own emails; it cannot create an account. Only the emailed link carries the mail ticket, which can also create the account (`POST /_svc/auth/signup/ticket`); the ticket is never in any answer.";
 
 export const inviteToOrganizationOperation = defineOperation({
   operationId: "inviteToOrganization",
   method: "post",
   path: "/_svc/organizations/{organizationId}/invitations",
   summary: "Invite to an organization",
-  description: `Needs the \`org:invitations:manage\` permission; only an owner may invite an owner. Emails the invitation (inviter, organization, role, expiry, a link to the hosted page /invitations/accept). ${LIFETIME} Counts against \`rateLimits.organizationInvitations\` per organization and per IP.`,
+  description: `Needs the \`org:invitations:manage\` permission and a role within the inviter's reach: only an owner invites an owner, and below owner only roles whose permissions are all among the inviter's own (403). Emails the invitation (inviter, organization, role, expiry, a link to the hosted page /invitations/accept). ${SECRETS} ${LIFETIME} Counts against \`rateLimits.organizationInvitations\` per organization and per IP.`,
   tags,
   auth: "session",
   organization: MANAGE,
@@ -40,13 +43,13 @@ export const listOrganizationInvitationsOperation = defineOperation({
   method: "get",
   path: "/_svc/organizations/{organizationId}/invitations",
   summary: "List an organization's invitations",
-  description: "Needs the `org:invitations:manage` permission. Newest first; `status` picks pending (default), accepted or revoked ones. Tokens are never listed.",
+  description: "Needs the `org:invitations:manage` permission. Newest first, by keyset (`limit`, `cursor`); `status` picks pending (default), accepted or revoked ones. Tokens are never listed.",
   tags,
   auth: "session",
   organization: MANAGE,
   params: organizationParams,
   query: listInvitationsQuery,
-  response: { status: 200, description: "The invitations.", schema: invitationListSchema },
+  response: { status: 200, description: "One page of invitations.", schema: invitationPageSchema },
   errors: [...IN_ORGANIZATION],
 });
 
@@ -55,7 +58,7 @@ export const resendOrganizationInvitationOperation = defineOperation({
   method: "post",
   path: "/_svc/organizations/{organizationId}/invitations/{invitationId}/resend",
   summary: "Resend an invitation",
-  description: `Needs the \`org:invitations:manage\` permission (an owner invitation: an owner). Emails a new link; the previous one stops working at once. ${LIFETIME}`,
+  description: `Needs the \`org:invitations:manage\` permission and the invitation's role within the caller's reach (an owner invitation: an owner). Emails a new link and answers a new token; the previous link and token stop working at once. ${SECRETS} ${LIFETIME}`,
   tags,
   auth: "session",
   organization: MANAGE,
@@ -70,7 +73,7 @@ export const revokeOrganizationInvitationOperation = defineOperation({
   method: "delete",
   path: "/_svc/organizations/{organizationId}/invitations/{invitationId}",
   summary: "Revoke an invitation",
-  description: "Needs the `org:invitations:manage` permission (an owner invitation: an owner). Its link then answers 410 invitation_revoked. Idempotent.",
+  description: "Needs the `org:invitations:manage` permission and the invitation's role within the caller's reach (an owner invitation: an owner). Its link then answers 410 invitation_revoked. Idempotent.",
   tags,
   auth: "session",
   organization: MANAGE,
@@ -85,7 +88,7 @@ export const acceptOrganizationInvitationOperation = defineOperation({
   path: "/_svc/organizations/invitations/accept",
   summary: "Accept an invitation",
   description:
-    "The signed-in user joins the organization with the invitation's role; one of their verified addresses must be the invited one (else 403 invitation_wrong_account, whose `invitedEmail` names the address to switch to). An invitation is accepted once, also under concurrent accepts. Unknown token: 404; revoked or expired: 410 invitation_revoked / invitation_expired; accepted: 409 invitation_already_accepted.",
+    "`token` is the invitation's API token (from the invite or resend answer) or the mail ticket from the emailed link. The signed-in user joins the organization with the invitation's role; one of their verified addresses must be the invited one (else 403 invitation_wrong_account, whose `invitedEmail` names the address to switch to). An invitation is accepted once, also under concurrent accepts. Unknown or superseded (resent) token: 404; revoked or expired: 410 invitation_revoked / invitation_expired; accepted: 409 invitation_already_accepted.",
   tags,
   auth: "session",
   organization: {},
@@ -112,7 +115,7 @@ export const signUpFromTicketOperation = defineOperation({
   path: "/_svc/auth/signup/ticket",
   summary: "Sign up from an invitation ticket",
   description:
-    "The invitation token from the email proves the address: the user is created verified, joins the organization with the invitation's role and is signed in (session cookie, as sign-up), even where public sign-up is closed. An address that already has an account: 409 identifier_exists (sign in and accept instead). Counts against `rateLimits.signUp` per IP.",
+    "Only the mail ticket from the emailed link (its `token` parameter) proves the address; the API token of the invite answer is refused like an unknown ticket (404), since the inviter holds it. The user is created verified, joins the organization with the invitation's role and is signed in (session cookie, as sign-up), even where public sign-up is closed. An address that already has an account: 409 identifier_exists (sign in and accept instead). Counts against `rateLimits.signUp` per IP.",
   tags: ["Client: sign-up and sign-in"],
   auth: "publishableKey",
   rateLimits: [{ action: "signUp" }],
@@ -140,7 +143,7 @@ export const serverInviteToOrganizationOperation = defineOperation({
   method: "post",
   path: "/api/server/v1/organizations/{organizationId}/invitations",
   summary: "Invite to an organization",
-  description: `Invites an address with any role of the set (the back-end is trusted with owner invitations) and emails the link, like the Client API. ${LIFETIME}`,
+  description: `Invites an address with any role of the set (the back-end is trusted with owner invitations) and emails the link, like the Client API. ${SECRETS} ${LIFETIME}`,
   tags: serverTags,
   auth: "secretKey",
   params: organizationParams,
@@ -154,11 +157,37 @@ export const serverListInvitationsOperation = defineOperation({
   method: "get",
   path: "/api/server/v1/organizations/{organizationId}/invitations",
   summary: "List an organization's invitations",
-  description: "Newest first; `status` picks pending (default), accepted or revoked ones. Tokens are never listed.",
+  description: "Newest first, by keyset (`limit`, `cursor`); `status` picks pending (default), accepted or revoked ones. Tokens are never listed.",
   tags: serverTags,
   auth: "secretKey",
   params: organizationParams,
   query: listInvitationsQuery,
-  response: { status: 200, description: "The invitations.", schema: invitationListSchema },
+  response: { status: 200, description: "One page of invitations.", schema: invitationPageSchema },
   errors: ["invalid_request", "unauthorized", "resource_not_found"],
+});
+
+export const serverResendInvitationOperation = defineOperation({
+  operationId: "serverResendOrganizationInvitation",
+  method: "post",
+  path: "/api/server/v1/organizations/{organizationId}/invitations/{invitationId}/resend",
+  summary: "Resend an invitation",
+  description: `Emails a new link, like the Client API; the previous one stops working at once. ${LIFETIME} Counts against \`rateLimits.organizationInvitations\` per organization.`,
+  tags: serverTags,
+  auth: "secretKey",
+  params: invitationParams,
+  response: { status: 200, description: "The invitation, with its new token this once.", schema: organizationInvitationSchema },
+  errors: ["invalid_request", "unauthorized", "resource_not_found", "invitation_revoked", "invitation_already_accepted", "rate_limited", "email_unavailable"],
+});
+
+export const serverRevokeInvitationOperation = defineOperation({
+  operationId: "serverRevokeOrganizationInvitation",
+  method: "delete",
+  path: "/api/server/v1/organizations/{organizationId}/invitations/{invitationId}",
+  summary: "Revoke an invitation",
+  description: "Its link then answers 410 invitation_revoked. Idempotent; an accepted invitation is 409 invitation_already_accepted.",
+  tags: serverTags,
+  auth: "secretKey",
+  params: invitationParams,
+  response: { status: 200, description: "The revoked invitation.", schema: invitationSummarySchema },
+  errors: ["invalid_request", "unauthorized", "resource_not_found", "invitation_already_accepted"],
 });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { emailSchema } from "../users/email";
-import { passwordInputSchema, personNameSchema } from "../users/schemas";
+import { pageQuery, pageSchema, passwordInputSchema, personNameSchema } from "../users/schemas";
 
 const timestamp = z.iso.datetime();
 const token = z.string().min(1, "must not be empty").max(200, "is too long");
@@ -16,29 +16,34 @@ export const inviteBody = z
   })
   .meta({ id: "InviteToOrganizationRequest" });
 
-export const acceptInvitationBody = z.strictObject({ token }).meta({ id: "AcceptInvitationRequest" });
+export const acceptInvitationBody = z
+  .strictObject({ token: token.meta({ description: "The invitation's API token, or the mail ticket from the emailed link." }) })
+  .meta({ id: "AcceptInvitationRequest" });
 
 export const signUpFromTicketBody = z
   .strictObject({
-    ticket: token.meta({ description: "The invitation token from the emailed link." }),
+    ticket: token.meta({ description: "The mail ticket: the `token` parameter of the emailed invitation link (not the `token` of the invite answer)." }),
     password: passwordInputSchema,
     name: personNameSchema.optional().meta({ description: "Split into first name (first word) and last name (the rest)." }),
   })
   .meta({ id: "SignUpFromTicketRequest" });
 
 export const listInvitationsQuery = z.strictObject({
-  status: z.enum(["pending", "accepted", "revoked"]).default("pending"),
-  limit: z.coerce.number().int().min(1).max(100).default(50),
+  ...pageQuery.shape,
+  status: z.enum(["pending", "accepted", "revoked"]).default("pending").meta({ description: "Which invitations: pending (default), accepted or revoked." }),
 });
 
-/** The spec's Organization invitation: what invite and resend answer, with the clear token this once. */
+/** The spec's Organization invitation: what invite and resend answer, with the clear API token this once (never the mail ticket). */
 export const organizationInvitationSchema = z
   .object({
     id: z.uuid(),
     organizationId: z.uuid(),
     email: z.string(),
     role: z.string(),
-    token: z.string().meta({ description: "The invitation token, shown only in this answer (stored hashed); the email carries it too." }),
+    token: z.string().meta({
+      description:
+        "The invitation's API token, shown only in this answer (stored hashed): it lets an existing account with the invited address verified accept, for apps that send their own emails. It cannot create an account; only the emailed link can.",
+    }),
     expiresAt: timestamp,
   })
   .meta({ id: "OrganizationInvitation" });
@@ -62,7 +67,7 @@ export const invitationSummarySchema = z
   })
   .meta({ id: "OrganizationInvitationSummary" });
 
-export const invitationListSchema = z.object({ items: z.array(invitationSummarySchema) }).meta({ id: "OrganizationInvitationList" });
+export const invitationPageSchema = pageSchema(invitationSummarySchema, "OrganizationInvitationPage");
 
 export type OrganizationInvitation = z.output<typeof organizationInvitationSchema>;
 export type InvitationSummary = z.output<typeof invitationSummarySchema>;

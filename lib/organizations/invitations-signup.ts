@@ -10,6 +10,7 @@ import { AppError } from "../errors";
 import type { RequestContext } from "../http/request-context";
 import { establishSession, type Establishment } from "../sessions/establish-session";
 import { assertEmailFree, emailTaken } from "../users/create-user";
+import { presentedSecret } from "./invitation-secrets";
 import { claimInvitation, findUsableInvitation, joinFromInvitation } from "./invitations";
 import type { signUpFromTicketBody } from "./invitations-schemas";
 
@@ -19,7 +20,8 @@ function splitName(name: string | undefined): { firstName: string | null; lastNa
 }
 
 /**
- * Signs up from an invitation ticket (the emailed token): the ticket proves the
+ * Signs up from an invitation's mail ticket (only the emailed link carries it; the
+ * inviter's API token is refused like an unknown ticket): the ticket proves the
  * mailbox, so the user is created verified, joins the organization with the
  * invitation's role and gets a session, in one transaction with the single-winner
  * claim of the invitation. Open even where public sign-up is closed: the invitation
@@ -35,7 +37,8 @@ export async function signUpFromTicket(
   if (!environment.settings.organizations.enabled) {
     throw new AppError("forbidden", "Organizations are turned off in this environment (settings.organizations.enabled).");
   }
-  const invitation = await findUsableInvitation(db, environment.id, input.ticket);
+  const ticket = presentedSecret(input.ticket, "signUp");
+  const invitation = await findUsableInvitation(db, environment.id, ticket);
   await assertEmailFree(db, environment.id, invitation.email);
   await assertPasswordAllowed(environment.settings.passwordPolicy, input.password);
   const passwordHash = await hashPassword(input.password);
@@ -56,7 +59,7 @@ export async function signUpFromTicket(
       if (!user) throw new Error("user insert returned no row");
       await tx.insert(emailAddresses).values({ environmentId: environment.id, userId: user.id, email: invitation.email, verifiedAt: now });
       const actor = { type: "user", id: user.id, requestId: context.requestId } as const;
-      await claimInvitation(tx, invitation, user.id);
+      await claimInvitation(tx, invitation, ticket, user.id);
       await recordEvent(tx, { environmentId: environment.id, type: "user.signed_up", actor, subjectId: user.id });
       await joinFromInvitation(tx, environment, invitation, user.id, actor);
       // The password was chosen here and the emailed ticket proved the mailbox.

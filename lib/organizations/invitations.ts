@@ -1,18 +1,19 @@
-import { and, desc, eq, gt, isNotNull } from "drizzle-orm";
+import { and, desc, eq, gt, isNotNull, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { emailAddresses, organizationInvitations, organizations, users } from "@/db/schema";
 import { recordEvent, type Actor } from "../audit/record-event";
-import { randomToken, sha256 } from "../crypto/tokens";
 import { emailEnvironment, emailLocale } from "../email/environment-branding";
 import { sendEmail } from "../email/send-email";
 import type { EnvironmentContext } from "../environments/context";
 import { environmentUrl, linkBase } from "../environments/environment-links";
 import { AppError, invalidField } from "../errors";
 import { enforceIdentifierRateLimit } from "../rate-limit/enforce";
+import { newInvitationSecrets, opensInvitation, presentedSecret, secretHashes, type PresentedSecret } from "./invitation-secrets";
 import type { InvitationSummary, OrganizationInvitation } from "./invitations-schemas";
 import type { MyOrganization } from "./memberships";
 import { addMembership } from "./memberships";
-import { findRole, OWNER_ROLE, readRoleSet } from "./roles";
+import { assertMayManageRole, type RoleAuthority } from "./role-authority";
+import { findRole, lockRoleSet, readRoleSet, roleOrBare } from "./roles";
 
 /** How long an invitation's link works, from its last send. */
 export const INVITATION_LIFETIME_DAYS = 7;
@@ -20,19 +21,26 @@ export const INVITATION_LIFETIME_DAYS = 7;
 export type InvitationRow = typeof organizationInvitations.$inferSelect;
 
 /**
- * Who sends or manages an invitation: a member acting through the Client API (their
- * role decides whether they may touch owner invitations) or the back-end with a
- * secret key (`role: null`, trusted with every role).
+ * Who sends or manages an invitation: a member acting through the Client API, whose
+ * role bounds the roles they may offer or touch (assertMayManageRole: owner
+ * invitations only by owners), or the back-end with a secret key (`authority: null`,
+ * trusted with every role).
  */
 export interface Inviter {
   actor: Actor;
-  role: string | null;
+  authority: RoleAuthority;
 }
 
-function onlyOwnersInviteOwners(inviter: Inviter, role: string): void {
-  if (role === OWNER_ROLE && inviter.role !== null && inviter.role !== OWNER_ROLE) {
-    throw new AppError("forbidden", "Only an owner can invite an owner or manage an owner's invitation.");
-  }
+/** A new invitation's role: one of the environment's set (400) within the inviter's reach (403). */
+async function assertRoleOffered(db: Database, environmentId: string, inviter: Inviter, roleKey: string): Promise<void> {
+  const role = findRole(await readRoleSet(db, environmentId), roleKey);
+  if (!role) throw invalidField("role", "is not a role of the environment's role set");
+  if (inviter.authority) assertMayManageRole(inviter.authority, role);
+}
+
+/** An existing invitation's role, for resend and revoke: within the inviter's reach (a dropped role grants nothing). */
+async function assertMayOffer(db: Database, environmentId: string, inviter: Inviter, roleKey: string): Promise<void> {
+  if (inviter.authority) assertMayManageRole(inviter.authority, roleOrBare(await readRoleSet(db, environmentId), roleKey));
 }
 
 function notFound(): AppError {
@@ -61,12 +69,23 @@ export function toInvitationSummary(row: InvitationRow): InvitationSummary {
   };
 }
 
-async function findOrganization(db: Database, environmentId: string, organizationId: string) {
-  const [organization] = await db
+/** What invite and resend answer: the API token this once, never the mail ticket. */
+function toOrganizationInvitation(row: InvitationRow, token: string): OrganizationInvitation {
+  return { id: row.id, organizationId: row.organizationId, email: row.email, role: row.role, token, expiresAt: row.expiresAt.toISOString() };
+}
+
+/**
+ * The organization, or 404. `forUpdate` takes its row lock, which every change to its
+ * memberships and its deletion take first: locked before an invitation row, so an
+ * accept and a deletion (whose cascade reaches the invitation) queue instead of deadlocking.
+ */
+async function findOrganization(db: Database, environmentId: string, organizationId: string, options: { forUpdate?: boolean } = {}) {
+  const query = db
     .select({ id: organizations.id, name: organizations.name })
     .from(organizations)
     .where(and(eq(organizations.id, organizationId), eq(organizations.environmentId, environmentId)))
     .limit(1);
+  const [organization] = options.forUpdate ? await query.for("update") : await query;
   if (!organization) throw new AppError("resource_not_found", "No organization with this id.");
   return organization;
 }
@@ -74,11 +93,13 @@ async function findOrganization(db: Database, environmentId: string, organizatio
 /**
  * Emails the invitation link (the hosted landing page, on the environment's host) in
  * the caller's transaction: when the email cannot be sent, nothing is stored (503).
+ * The link carries the mail ticket, the one secret that proves the mailbox; its
+ * parameter keeps the name `token` so links already in inboxes keep their shape.
  */
 async function sendInvitationEmail(
   tx: Database,
   environment: EnvironmentContext,
-  invitation: { email: string; role: string; organizationName: string; token: string; invitedBy: string | null },
+  invitation: { email: string; role: string; organizationName: string; ticket: string; invitedBy: string | null },
   host: string | null,
 ): Promise<void> {
   const role = findRole(await readRoleSet(tx, environment.id), invitation.role);
@@ -96,7 +117,7 @@ async function sendInvitationEmail(
       organizationName: invitation.organizationName,
       inviterName,
       roleName: role?.name ?? invitation.role,
-      url: environmentUrl(linkBase(environment, host), "/invitations/accept", { token: invitation.token }),
+      url: environmentUrl(linkBase(environment, host), "/invitations/accept", { token: invitation.ticket }),
       expiresInDays: INVITATION_LIFETIME_DAYS,
     },
   });
@@ -104,9 +125,10 @@ async function sendInvitationEmail(
 
 /**
  * Invites an address to the organization with a role of the environment's set: stores
- * the token hashed, emails the link, records `organization.invitation_created`, all in
- * one transaction. Counts against the organization's invitation limit
- * (`rateLimits.organizationInvitations`), so one member cannot flood inboxes.
+ * its token and mail ticket hashed, emails the link (with the ticket), records
+ * `organization.invitation_created`, all in one transaction. Counts against the
+ * organization's invitation limit (`rateLimits.organizationInvitations`), so one
+ * member cannot flood inboxes.
  */
 export async function inviteToOrganization(
   db: Database,
@@ -117,12 +139,16 @@ export async function inviteToOrganization(
   host: string | null,
 ): Promise<OrganizationInvitation> {
   const organization = await findOrganization(db, environment.id, organizationId);
-  if (!findRole(await readRoleSet(db, environment.id), input.role)) throw invalidField("role", "is not a role of the environment's role set");
-  onlyOwnersInviteOwners(inviter, input.role);
+  await assertRoleOffered(db, environment.id, inviter, input.role);
   await enforceIdentifierRateLimit(db, environment, "organizationInvitations", organization.id);
-  const token = randomToken(32);
+  const secrets = newInvitationSecrets();
   const invitedBy = inviter.actor.type === "user" ? inviter.actor.id : null;
   return db.transaction(async (tx) => {
+    // Checked again under the locks: the organization may be gone (its deletion would
+    // fail the insert), or the role dropped from the set, since the checks above.
+    await findOrganization(tx, environment.id, organization.id, { forUpdate: true });
+    await lockRoleSet(tx, environment.id, "shared");
+    await assertRoleOffered(tx, environment.id, inviter, input.role);
     const [row] = await tx
       .insert(organizationInvitations)
       .values({
@@ -130,13 +156,13 @@ export async function inviteToOrganization(
         organizationId: organization.id,
         email: input.email,
         role: input.role,
-        tokenHash: sha256(token),
+        ...secretHashes(secrets),
         invitedBy,
         expiresAt: expiry(),
       })
       .returning();
     if (!row) throw new Error("invitation insert returned no row");
-    await sendInvitationEmail(tx, environment, { ...row, organizationName: organization.name, token }, host);
+    await sendInvitationEmail(tx, environment, { ...row, organizationName: organization.name, ticket: secrets.ticket }, host);
     await recordEvent(tx, {
       environmentId: environment.id,
       type: "organization.invitation_created",
@@ -144,17 +170,21 @@ export async function inviteToOrganization(
       subjectId: organization.id,
       data: { invitationId: row.id, role: row.role },
     });
-    return { id: row.id, organizationId: row.organizationId, email: row.email, role: row.role, token, expiresAt: row.expiresAt.toISOString() };
+    return toOrganizationInvitation(row, secrets.token);
   });
 }
 
-/** The organization's invitations of one status, newest first. */
+/**
+ * One page of the organization's invitations of one status, newest first, by keyset
+ * on the (organization, createdAt, id) index; the cursor is the last invitation's id.
+ * A cursor of another organization or environment is 400, never another's page.
+ */
 export async function listInvitations(
   db: Database,
   environmentId: string,
   organizationId: string,
-  query: { status: InvitationRow["status"]; limit: number },
-): Promise<{ items: InvitationSummary[] }> {
+  page: { status: InvitationRow["status"]; limit: number; cursor?: string },
+): Promise<{ items: InvitationSummary[]; nextCursor: string | null; hasMore: boolean }> {
   await findOrganization(db, environmentId, organizationId);
   const rows = await db
     .select()
@@ -163,12 +193,23 @@ export async function listInvitations(
       and(
         eq(organizationInvitations.environmentId, environmentId),
         eq(organizationInvitations.organizationId, organizationId),
-        eq(organizationInvitations.status, query.status),
+        eq(organizationInvitations.status, page.status),
+        page.cursor
+          ? sql`(${organizationInvitations.createdAt}, ${organizationInvitations.id}) < (select c.created_at, c.id from organization_invitations c where c.id = ${page.cursor} and c.organization_id = ${organizationId} and c.environment_id = ${environmentId})`
+          : undefined,
       ),
     )
     .orderBy(desc(organizationInvitations.createdAt), desc(organizationInvitations.id))
-    .limit(query.limit);
-  return { items: rows.map(toInvitationSummary) };
+    .limit(page.limit + 1);
+  // A foreign cursor matches no row, so the comparison is null and the page empty: only then is it worth asking why.
+  if (rows.length === 0 && page.cursor) {
+    await findInvitation(db, environmentId, organizationId, page.cursor).catch((error: unknown) => {
+      throw error instanceof AppError ? new AppError("invalid_request", "cursor: is not a nextCursor of this organization's invitations.") : error;
+    });
+  }
+  const hasMore = rows.length > page.limit;
+  const items = rows.slice(0, page.limit).map(toInvitationSummary);
+  return { items, nextCursor: hasMore ? (items.at(-1)?.id ?? null) : null, hasMore };
 }
 
 async function findInvitation(db: Database, environmentId: string, organizationId: string, invitationId: string): Promise<InvitationRow> {
@@ -194,8 +235,9 @@ function notPending(row: Pick<InvitationRow, "status">): AppError {
 }
 
 /**
- * Sends a pending invitation again with a new token and a fresh 7 days: the old
- * link stops working at once (its hash is replaced in the same conditional UPDATE).
+ * Sends a pending invitation again with a new token, a new mail ticket and a fresh
+ * 7 days: the old token and link stop working at once (their hashes are replaced in
+ * the same conditional UPDATE).
  */
 export async function resendInvitation(
   db: Database,
@@ -207,18 +249,18 @@ export async function resendInvitation(
 ): Promise<OrganizationInvitation> {
   const organization = await findOrganization(db, environment.id, organizationId);
   const current = await findInvitation(db, environment.id, organization.id, invitationId);
-  onlyOwnersInviteOwners(inviter, current.role);
+  await assertMayOffer(db, environment.id, inviter, current.role);
   if (current.status !== "pending") throw notPending(current);
   await enforceIdentifierRateLimit(db, environment, "organizationInvitations", organization.id);
-  const token = randomToken(32);
+  const secrets = newInvitationSecrets();
   return db.transaction(async (tx) => {
     const [row] = await tx
       .update(organizationInvitations)
-      .set({ tokenHash: sha256(token), expiresAt: expiry(), lastSentAt: new Date(), sendCount: current.sendCount + 1 })
+      .set({ ...secretHashes(secrets), expiresAt: expiry(), lastSentAt: new Date(), sendCount: current.sendCount + 1 })
       .where(and(eq(organizationInvitations.id, current.id), eq(organizationInvitations.status, "pending")))
       .returning();
     if (!row) throw notPending(await findInvitation(tx, environment.id, organization.id, invitationId));
-    await sendInvitationEmail(tx, environment, { ...row, organizationName: organization.name, token }, host);
+    await sendInvitationEmail(tx, environment, { ...row, organizationName: organization.name, ticket: secrets.ticket }, host);
     await recordEvent(tx, {
       environmentId: environment.id,
       type: "organization.invitation_resent",
@@ -226,7 +268,7 @@ export async function resendInvitation(
       subjectId: organization.id,
       data: { invitationId: row.id },
     });
-    return { id: row.id, organizationId: row.organizationId, email: row.email, role: row.role, token, expiresAt: row.expiresAt.toISOString() };
+    return toOrganizationInvitation(row, secrets.token);
   });
 }
 
@@ -239,7 +281,7 @@ export async function revokeInvitation(
   inviter: Inviter,
 ): Promise<InvitationSummary> {
   const current = await findInvitation(db, environment.id, organizationId, invitationId);
-  onlyOwnersInviteOwners(inviter, current.role);
+  await assertMayOffer(db, environment.id, inviter, current.role);
   if (current.status === "revoked") return toInvitationSummary(current);
   return db.transaction(async (tx) => {
     const [row] = await tx
@@ -263,14 +305,19 @@ export async function revokeInvitation(
   });
 }
 
+/** One answer for a secret that opens nothing: unknown, of another environment, superseded by a resend, or a token given where only the ticket counts. */
+function unknownSecret(secret: PresentedSecret): AppError {
+  return new AppError("resource_not_found", `No invitation matches this ${secret.use === "signUp" ? "ticket" : "token"}.`);
+}
+
 /**
- * The invitation a clear token names in this environment, if it can still be
- * accepted; else the error that says why: unknown (404), revoked, already accepted
- * or expired, each its own code.
+ * The invitation a presented secret opens in this environment (see invitation-secrets:
+ * signing up takes only the mail ticket), if it can still be accepted; else the error
+ * that says why: unknown (404), revoked, already accepted or expired, each its own code.
  */
-export async function findUsableInvitation(db: Database, environmentId: string, token: string): Promise<InvitationRow> {
-  const [row] = await db.select().from(organizationInvitations).where(eq(organizationInvitations.tokenHash, sha256(token))).limit(1);
-  if (!row || row.environmentId !== environmentId) throw new AppError("resource_not_found", "No invitation matches this token.");
+export async function findUsableInvitation(db: Database, environmentId: string, secret: PresentedSecret): Promise<InvitationRow> {
+  const [row] = await db.select().from(organizationInvitations).where(opensInvitation(secret)).limit(1);
+  if (!row || row.environmentId !== environmentId) throw unknownSecret(secret);
   if (row.status !== "pending") throw notPending(row);
   if (row.expiresAt.getTime() <= Date.now()) throw new AppError("invitation_expired", "This invitation has expired; ask for a new one.");
   return row;
@@ -279,18 +326,32 @@ export async function findUsableInvitation(db: Database, environmentId: string, 
 /**
  * Marks the invitation accepted by `userId` in the caller's transaction, or throws:
  * the conditional UPDATE lets exactly one of any number of concurrent accepts win;
- * the others see it accepted (or revoked, or expired meanwhile).
+ * the others see it accepted (or revoked, or expired meanwhile). It also requires the
+ * presented secret to still open the row, so a resend between lookup and claim makes
+ * the superseded link lose.
  */
-export async function claimInvitation(tx: Database, row: InvitationRow, userId: string): Promise<void> {
+export async function claimInvitation(tx: Database, row: InvitationRow, secret: PresentedSecret, userId: string): Promise<void> {
+  // An organization deleted since the lookup took its invitations with it: the link is unknown now.
+  await findOrganization(tx, row.environmentId, row.organizationId, { forUpdate: true }).catch(() => {
+    throw unknownSecret(secret);
+  });
   const now = new Date();
   const [claimed] = await tx
     .update(organizationInvitations)
     .set({ status: "accepted", acceptedBy: userId, acceptedAt: now })
-    .where(and(eq(organizationInvitations.id, row.id), eq(organizationInvitations.status, "pending"), gt(organizationInvitations.expiresAt, now)))
+    .where(
+      and(
+        eq(organizationInvitations.id, row.id),
+        opensInvitation(secret),
+        eq(organizationInvitations.status, "pending"),
+        gt(organizationInvitations.expiresAt, now),
+      ),
+    )
     .returning({ id: organizationInvitations.id });
   if (claimed) return;
   const [current] = await tx.select().from(organizationInvitations).where(eq(organizationInvitations.id, row.id));
   if (current && current.status !== "pending") throw notPending(current);
+  if (current && current.expiresAt.getTime() > now.getTime()) throw unknownSecret(secret);
   throw new AppError("invitation_expired", "This invitation has expired; ask for a new one.");
 }
 
@@ -314,10 +375,29 @@ export async function joinFromInvitation(
   return { id: organization.id, name: organization.name, role: membership.role, roleName: membership.roleName };
 }
 
+/** Whether the user has verified `email`: the one condition under which accepting as them works. */
+export async function ownsVerifiedAddress(db: Database, environmentId: string, userId: string, email: string): Promise<boolean> {
+  const [owned] = await db
+    .select({ id: emailAddresses.id })
+    .from(emailAddresses)
+    .where(
+      and(
+        eq(emailAddresses.environmentId, environmentId),
+        eq(emailAddresses.userId, userId),
+        eq(emailAddresses.email, email),
+        isNotNull(emailAddresses.verifiedAt),
+      ),
+    )
+    .limit(1);
+  return Boolean(owned);
+}
+
 /**
  * Accepts an invitation for the signed-in user, whose verified addresses must include
  * the invited one; a different account gets 403 invitation_wrong_account naming the
  * invited address (the token's holder read it in the email already) and nothing else.
+ * `token` may be the API token or the mail ticket: either way the verified address,
+ * not the secret, proves who the user is.
  */
 export async function acceptInvitation(
   db: Database,
@@ -326,19 +406,9 @@ export async function acceptInvitation(
   user: { id: string; email: string | null },
   actor: Actor,
 ): Promise<MyOrganization> {
-  const row = await findUsableInvitation(db, environment.id, token);
-  const [owned] = await db
-    .select({ id: emailAddresses.id })
-    .from(emailAddresses)
-    .where(
-      and(
-        eq(emailAddresses.environmentId, environment.id),
-        eq(emailAddresses.userId, user.id),
-        eq(emailAddresses.email, row.email),
-        isNotNull(emailAddresses.verifiedAt),
-      ),
-    )
-    .limit(1);
+  const secret = presentedSecret(token, "accept");
+  const row = await findUsableInvitation(db, environment.id, secret);
+  const owned = await ownsVerifiedAddress(db, environment.id, user.id, row.email);
   if (!owned) {
     throw new AppError(
       "invitation_wrong_account",
@@ -347,7 +417,7 @@ export async function acceptInvitation(
     );
   }
   return db.transaction(async (tx) => {
-    await claimInvitation(tx, row, user.id);
+    await claimInvitation(tx, row, secret, user.id);
     return joinFromInvitation(tx, environment, row, user.id, actor);
   });
 }

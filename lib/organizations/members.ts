@@ -5,8 +5,9 @@ import { recordEvent, type Actor } from "../audit/record-event";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError, invalidField } from "../errors";
 import { likeContains, trigramCandidates } from "../users/search-users";
-import type { OrgMembership } from "./memberships";
-import { findRole, OWNER_ROLE, readRoleSet, type OrgRole } from "./roles";
+import { memberUnderLock, type OrgMembership } from "./memberships";
+import { assertMayManageRole } from "./role-authority";
+import { findRole, lockRoleSet, OWNER_ROLE, readRoleSet, roleOrBare, type OrgRole } from "./roles";
 import { getOrganizationOrThrow } from "./organizations";
 
 const MANAGE_MEMBERS = "org:members:manage";
@@ -96,18 +97,6 @@ async function ownerCount(tx: Database, organizationId: string): Promise<number>
   return row?.n ?? 0;
 }
 
-/**
- * Who may touch whose membership, for a caller acting as a member (`by`; null for
- * the Server API, which may do anything the owner rules allow): only an owner makes
- * or unmakes owners, so an admin cannot change an owner.
- */
-function assertMayChangeOwner(by: OrgMembership | null, currentRole: string, newRole: string | null): void {
-  if (!by || by.role === OWNER_ROLE) return;
-  if (currentRole === OWNER_ROLE || newRole === OWNER_ROLE) {
-    throw new AppError("forbidden", "Only an owner can make or change an owner.");
-  }
-}
-
 /** One member as the members list shows it. */
 async function readMember(tx: Database, organizationId: string, userId: string, role: OrgRole) {
   const [row] = await tx
@@ -122,7 +111,8 @@ async function readMember(tx: Database, organizationId: string, userId: string, 
 /**
  * Gives a member another role of the environment's set. The organization row is
  * locked, so two demotions cannot both see a second owner: the last owner cannot
- * be demoted (409 last_owner).
+ * be demoted (409 last_owner). A member acting through the Client API may neither
+ * give nor change a role beyond their own permissions (assertMayManageRole).
  */
 export async function updateMemberRole(
   db: Database,
@@ -135,10 +125,14 @@ export async function updateMemberRole(
 ) {
   return db.transaction(async (tx) => {
     await getOrganizationOrThrow(tx, environment.id, organizationId, { forUpdate: true });
+    const caller = await memberUnderLock(tx, environment.id, organizationId, by, MANAGE_MEMBERS);
     const member = await memberOrThrow(tx, organizationId, userId);
-    const role = findRole(await readRoleSet(tx, environment.id), roleKey);
+    await lockRoleSet(tx, environment.id, "shared");
+    const roles = await readRoleSet(tx, environment.id);
+    const role = findRole(roles, roleKey);
     if (!role) throw invalidField("role", "is not a role of the environment's role set");
-    assertMayChangeOwner(by, member.role, role.key);
+    assertMayManageRole(caller, roleOrBare(roles, member.role));
+    assertMayManageRole(caller, role);
     if (member.role === role.key) return readMember(tx, organizationId, userId, role);
     if (member.role === OWNER_ROLE && (await ownerCount(tx, organizationId)) <= 1) {
       throw new AppError("last_owner", "An organization always has an owner: make another member owner first.");
@@ -157,8 +151,8 @@ export async function updateMemberRole(
 
 /**
  * Removes a member. Through the Client API (`by` set) a member may always leave;
- * removing someone else needs org:members:manage, and an owner only by an owner.
- * The last owner can neither leave nor be removed (409 last_owner).
+ * removing someone else needs org:members:manage and a role no stronger than one's
+ * own (an owner only by an owner). The last owner can neither leave nor be removed (409 last_owner).
  */
 export async function removeMember(
   db: Database,
@@ -170,11 +164,10 @@ export async function removeMember(
 ): Promise<void> {
   await db.transaction(async (tx) => {
     await getOrganizationOrThrow(tx, environmentId, organizationId, { forUpdate: true });
-    if (by && by.userId !== userId && !by.permissions.includes(MANAGE_MEMBERS)) {
-      throw new AppError("forbidden", `Your role in this organization lacks the ${MANAGE_MEMBERS} permission.`, { properties: { permission: MANAGE_MEMBERS } });
-    }
+    const removingOther = by !== null && by.userId !== userId;
+    const caller = await memberUnderLock(tx, environmentId, organizationId, by, removingOther ? MANAGE_MEMBERS : null);
     const member = await memberOrThrow(tx, organizationId, userId);
-    if (by && by.userId !== userId) assertMayChangeOwner(by, member.role, null);
+    if (removingOther) assertMayManageRole(caller, roleOrBare(await readRoleSet(tx, environmentId), member.role));
     if (member.role === OWNER_ROLE && (await ownerCount(tx, organizationId)) <= 1) {
       throw new AppError("last_owner", "An organization always has an owner: make another member owner first.");
     }

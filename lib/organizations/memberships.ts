@@ -6,7 +6,7 @@ import { recordEvent, type Actor } from "../audit/record-event";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError, invalidField } from "../errors";
 import { getLiveUserOrThrow } from "../users/get-user";
-import { DEFAULT_ROLES, findRole, readRoleSet } from "./roles";
+import { DEFAULT_ROLES, findRole, lockRoleSet, readRoleSet } from "./roles";
 
 /** A user's membership in an organization, with what its role grants in the environment's role set. */
 export interface OrgMembership {
@@ -74,6 +74,21 @@ export async function findMembership(db: Database, environmentId: string, organi
   return { organizationId, userId, role: row.role, ...grantsOf(row) };
 }
 
+/**
+ * The acting member as of the organization row lock (null for the Server API). The
+ * pipeline read the membership before the lock; a demotion or removal committed
+ * since must not let the old role act: 404 once removed, 403 once `permission` is gone.
+ */
+export async function memberUnderLock(tx: Database, environmentId: string, organizationId: string, by: OrgMembership | null, permission: string | null) {
+  if (!by) return null;
+  const current = await findMembership(tx, environmentId, organizationId, by.userId);
+  if (!current) throw new AppError("resource_not_found", "No organization with this id.");
+  if (permission && !current.permissions.includes(permission)) {
+    throw new AppError("forbidden", `Your role in this organization lacks the ${permission} permission.`, { properties: { permission } });
+  }
+  return current;
+}
+
 /** Prepared: the boot probe, the hottest path, runs it on every page load. */
 function myOrganizationsQuery(db: Database) {
   return preparedStatement(db, "my_organizations", (d) =>
@@ -99,6 +114,10 @@ export async function listMyOrganizations(db: Database, environmentId: string, u
   return rows.map((row) => ({ id: row.id, name: row.name, role: row.role, roleName: grantsOf(row).roleName }));
 }
 
+function alreadyMember(): AppError {
+  return new AppError("already_member", "The user is already a member of this organization.");
+}
+
 /**
  * Makes the user a member of the organization with a role of the environment's set,
  * in the caller's transaction, with its audit row. The organization row is locked,
@@ -120,8 +139,12 @@ export async function addMembership(
     .where(and(eq(organizations.id, input.organizationId), eq(organizations.environmentId, environment.id)))
     .for("update");
   if (!organization) throw new AppError("resource_not_found", "No organization with this id.");
+  await lockRoleSet(tx, environment.id, "shared");
   const role = findRole(await readRoleSet(tx, environment.id), input.role);
   if (!role) throw invalidField("role", "is not a role of the environment's role set");
+  // Answered before the user's row is locked: deleteUser holds that row while it waits for
+  // this organization's (releaseMemberships), so re-adding one of its members gives up here instead of deadlocking.
+  if (await findMembership(tx, environment.id, organization.id, input.userId)) throw alreadyMember();
   await getLiveUserOrThrow(tx, environment.id, input.userId, { forUpdate: true });
   const { maxMembers, maxPerUser } = environment.settings.organizations;
   const [members] = await tx.select({ n: count() }).from(organizationMemberships).where(eq(organizationMemberships.organizationId, organization.id));
@@ -140,7 +163,8 @@ export async function addMembership(
     .values({ environmentId: environment.id, organizationId: organization.id, userId: input.userId, role: role.key })
     .onConflictDoNothing({ target: [organizationMemberships.organizationId, organizationMemberships.userId] })
     .returning({ id: organizationMemberships.id });
-  if (inserted.length === 0) throw new AppError("already_member", "The user is already a member of this organization.");
+  // Additions queue on the organization's lock, so the check above decided; the unique index stays the backstop.
+  if (inserted.length === 0) throw alreadyMember();
   await recordEvent(tx, {
     environmentId: environment.id,
     type: "organization.member_added",

@@ -10,6 +10,7 @@ import {
   organizationIdParams,
   roleBody,
   roleListSchema,
+  updateMyOrganizationBody,
 } from "./schemas";
 
 /*
@@ -63,6 +64,40 @@ export const getMyOrganizationOperation = defineOperation({
   errors: [...IN_ORGANIZATION],
 });
 
+export const updateMyOrganizationOperation = defineOperation({
+  operationId: "updateMyOrganization",
+  method: "patch",
+  path: "/_svc/organizations/{organizationId}",
+  summary: "Update an organization's settings",
+  description: "Needs org:settings:manage. Changes the name, slug or logo URL (at least one; null removes the logo). A slug taken in the environment is 409 identifier_exists.",
+  tags,
+  auth: "session",
+  organization: { param: "organizationId", permission: "org:settings:manage" },
+  params: organizationIdParams,
+  body: updateMyOrganizationBody,
+  response: { status: 200, description: "The organization, with the caller's role.", schema: clientOrganizationSchema },
+  errors: [...IN_ORGANIZATION, "identifier_exists", "payload_too_large"],
+});
+
+/*
+ * Deleting ends every member's access at once and cannot be undone, so it asks for
+ * a recent sign-in like the account's own deletion (STYLE rule 2), on top of the permission.
+ */
+export const deleteMyOrganizationOperation = defineOperation({
+  operationId: "deleteMyOrganization",
+  method: "delete",
+  path: "/_svc/organizations/{organizationId}",
+  summary: "Delete an organization",
+  description:
+    "Needs org:settings:manage, the owner role (deleting removes the owners with it, and only an owner removes an owner) and a recent sign-in (else 403 reverification_required). Deletes the organization with its memberships and invitations; sessions that had it active get no org claims from their next token on.",
+  tags,
+  auth: "sensitiveSession",
+  organization: { param: "organizationId", permission: "org:settings:manage" },
+  params: organizationIdParams,
+  response: { status: 204, description: "Deleted." },
+  errors: [...IN_ORGANIZATION, "reverification_required"],
+});
+
 export const listOrganizationRolesOperation = defineOperation({
   operationId: "listOrganizationRoles",
   method: "get",
@@ -98,7 +133,7 @@ export const updateMemberRoleOperation = defineOperation({
   path: "/_svc/organizations/{organizationId}/members/{memberUserId}",
   summary: "Change a member's role",
   description:
-    "Needs org:members:manage. Only an owner makes or changes an owner; the last owner cannot be demoted (409 last_owner).",
+    "Needs org:members:manage. Below owner, a member gives or changes only roles whose permissions are all among their own (403 otherwise); only an owner makes or changes an owner; the last owner cannot be demoted (409 last_owner).",
   tags,
   auth: "session",
   organization: { param: "organizationId", permission: "org:members:manage" },
@@ -114,7 +149,7 @@ export const removeMemberOperation = defineOperation({
   path: "/_svc/organizations/{organizationId}/members/{memberUserId}",
   summary: "Remove a member, or leave",
   description:
-    "Any member may remove themselves; removing another needs org:members:manage, and an owner only by an owner. The last owner cannot leave (409 last_owner).",
+    "Any member may remove themselves; removing another needs org:members:manage and a role holding every permission of theirs (an owner only by an owner). The last owner cannot leave (409 last_owner).",
   tags,
   auth: "session",
   organization: { param: "organizationId" },

@@ -7,10 +7,12 @@ import { recordEvent, type Actor } from "../audit/record-event";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
 import type { JsonObject } from "../json/deep-merge";
-import { addMembership, type OrgMembership } from "./memberships";
+import { addMembership, memberUnderLock, type OrgMembership } from "./memberships";
 import { OWNER_ROLE } from "./roles";
 
 type OrganizationRow = typeof organizations.$inferSelect;
+
+const SETTINGS_PERMISSION = "org:settings:manage";
 
 export function toServerOrganization(row: OrganizationRow) {
   return {
@@ -138,9 +140,22 @@ export async function listOrganizations(db: Database, environmentId: string, pag
   return { items, nextCursor: hasMore ? (items.at(-1)?.id ?? null) : null, hasMore };
 }
 
-export async function updateOrganization(db: Database, environmentId: string, organizationId: string, patch: Partial<NewOrganization>, actor: Actor) {
+/**
+ * Changes the given fields in one transaction with the audit row, for the Server API
+ * and for members with org:settings:manage alike; a taken slug is 409
+ * identifier_exists. Returns the row, for each API to show in its own shape.
+ */
+export async function updateOrganization(
+  db: Database,
+  environmentId: string,
+  organizationId: string,
+  patch: Partial<NewOrganization>,
+  by: OrgMembership | null,
+  actor: Actor,
+): Promise<OrganizationRow> {
   return db.transaction(async (tx) => {
     await getOrganizationOrThrow(tx, environmentId, organizationId, { forUpdate: true });
+    await memberUnderLock(tx, environmentId, organizationId, by, SETTINGS_PERMISSION);
     const fields = Object.keys(patch).filter((key) => patch[key as keyof NewOrganization] !== undefined);
     const [row] = await tx
       .update(organizations)
@@ -153,17 +168,39 @@ export async function updateOrganization(db: Database, environmentId: string, or
       });
     if (!row) throw new Error("organization update returned no row");
     await recordEvent(tx, { environmentId, type: "organization.updated", actor, subjectId: organizationId, data: { fields } });
-    return toServerOrganization(row);
+    return row;
   });
 }
 
-/** Deletes the organization with its memberships and invitations (cascade), audited with its member count. */
-export async function deleteOrganization(db: Database, environmentId: string, organizationId: string, actor: Actor) {
+/** Whether a member may delete the organization: deleting removes its owners with it, and only an owner removes an owner. */
+export function mayDeleteOrganization(member: Pick<OrgMembership, "role" | "permissions">): boolean {
+  return member.role === OWNER_ROLE && member.permissions.includes(SETTINGS_PERMISSION);
+}
+
+/**
+ * Deletes the organization with its memberships and invitations (cascade), audited
+ * with its member count; returns the deleted row. Sessions that had it active keep
+ * the id, but their next token carries no org claims (active-organization.ts joins
+ * the membership, which is gone). A member (`by`; null for the Server API) needs
+ * org:settings:manage and must be an owner: deleting removes the owners with it, and
+ * only an owner may remove an owner.
+ */
+export async function deleteOrganization(
+  db: Database,
+  environmentId: string,
+  organizationId: string,
+  by: OrgMembership | null,
+  actor: Actor,
+): Promise<OrganizationRow> {
   return db.transaction(async (tx) => {
     const row = await getOrganizationOrThrow(tx, environmentId, organizationId, { forUpdate: true });
+    const caller = await memberUnderLock(tx, environmentId, organizationId, by, SETTINGS_PERMISSION);
+    if (caller && !mayDeleteOrganization(caller)) {
+      throw new AppError("forbidden", "Deleting an organization removes its owners with it: only an owner can delete it.");
+    }
     const [counted] = await tx.select({ n: sql<number>`count(*)::int` }).from(organizationMemberships).where(eq(organizationMemberships.organizationId, organizationId));
     await tx.delete(organizations).where(eq(organizations.id, organizationId));
     await recordEvent(tx, { environmentId, type: "organization.deleted", actor, subjectId: organizationId, data: { slug: row.slug, members: counted?.n ?? 0 } });
-    return toServerOrganization(row);
+    return row;
   });
 }

@@ -3,7 +3,7 @@ import type { Database } from "@/db/client";
 import { organizationInvitations, organizationMemberships, organizationRoles } from "@/db/schema";
 import { recordEvent, type Actor } from "../audit/record-event";
 import { AppError, invalidField } from "../errors";
-import { ORG_PERMISSIONS, OWNER_ROLE, readRoleSet, type OrgRole } from "./roles";
+import { lockRoleSet, ORG_PERMISSIONS, OWNER_ROLE, readRoleSet, type OrgRole } from "./roles";
 
 /**
  * Replaces the environment's role set whole. The set must keep an `owner` role with
@@ -19,8 +19,7 @@ export async function replaceRoleSet(db: Database, environmentId: string, roles:
   const missing = ORG_PERMISSIONS.filter((permission) => !owner.permissions.includes(permission));
   if (missing.length > 0) throw invalidField("items", `the owner role must keep ${missing.join(", ")}`);
   return db.transaction(async (tx) => {
-    // Serializes replacements of one environment's set (the first row, or the key space when empty).
-    await tx.select({ key: organizationRoles.key }).from(organizationRoles).where(eq(organizationRoles.environmentId, environmentId)).for("update");
+    await lockRoleSet(tx, environmentId, "exclusive");
     const [member] = await tx
       .select({ role: organizationMemberships.role })
       .from(organizationMemberships)

@@ -1,4 +1,4 @@
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { organizationRoles } from "@/db/schema";
 
@@ -44,4 +44,20 @@ export async function readRoleSet(db: Database, environmentId: string): Promise<
 /** A role of the set by key, or undefined. */
 export function findRole(roles: readonly OrgRole[], key: string): OrgRole | undefined {
   return roles.find((role) => role.key === key);
+}
+
+/** A role of the set by key; a key the set no longer has grants nothing. */
+export function roleOrBare(roles: readonly OrgRole[], key: string): OrgRole {
+  return findRole(roles, key) ?? { key, name: key, permissions: [] };
+}
+
+/**
+ * Serializes a change of the environment's role set (exclusive) against writers that
+ * give a member or an invitation a role of it (shared), for the rest of the
+ * transaction: without it a role could be assigned while a concurrent replacement
+ * drops it, and two replacements of a never-stored set would lock no row at all.
+ */
+export async function lockRoleSet(tx: Database, environmentId: string, mode: "shared" | "exclusive"): Promise<void> {
+  const key = sql`hashtextextended(${`organization_roles:${environmentId}`}, 0)`;
+  await tx.execute(mode === "shared" ? sql`select pg_advisory_xact_lock_shared(${key})` : sql`select pg_advisory_xact_lock(${key})`);
 }

@@ -86,6 +86,12 @@ export const updateOrganizationBody = z.strictObject({
   privateMetadata: metadataBagSchema.optional().meta({ description: "Replaces the bag whole." }),
 });
 
+/** What a member with org:settings:manage may change: the Server API's fields minus the metadata, which stays the operator's. */
+export const updateMyOrganizationBody = updateOrganizationBody
+  .pick({ name: true, slug: true, logoUrl: true })
+  .refine((body) => Object.values(body).some((value) => value !== undefined), "must name at least one of name, slug or logoUrl")
+  .meta({ id: "UpdateClientOrganizationRequest" });
+
 export const memberPageQuery = pageQuery.extend({
   query: z.string().trim().min(1).max(100).optional().meta({ description: "Members whose name or email contains this text." }),
 });

@@ -1,6 +1,6 @@
-import { and, eq, inArray, ne, notInArray, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, ne, notInArray, sql, type SQLWrapper } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { sessions } from "@/db/schema";
+import { oneTimeCodes, sessions } from "@/db/schema";
 import type { SessionRevocationReason } from "../audit/event-catalogue";
 import { recordEvents, type Actor } from "../audit/record-event";
 import type { SessionRow } from "./serialize";
@@ -19,6 +19,12 @@ interface UserSessions {
   userId: string;
 }
 
+/** A session just revoked: its id and its user (the subject of its event). */
+interface Revoked {
+  id: string;
+  userId: string;
+}
+
 /** Revokes one session if it is still active, and its satellites; returns the revoked row, or null if it was not active. */
 export async function revokeSession(
   tx: Database,
@@ -32,8 +38,8 @@ export async function revokeSession(
     .where(and(eq(sessions.id, target.sessionId), eq(sessions.userId, target.userId), eq(sessions.status, "active")))
     .returning();
   if (!revoked) return null;
-  await recordRevocations(tx, target, [revoked.id], actor, reason);
-  await revokeSatellites(tx, target, [revoked.id], actor);
+  await recordRevocations(tx, target.environmentId, [revoked], actor, reason);
+  await revokeSatellites(tx, target.environmentId, [revoked], actor);
   return revoked;
 }
 
@@ -52,15 +58,80 @@ export async function revokeAllUserSessions(
   actor: Actor,
   reason: SessionRevocationReason,
 ): Promise<number> {
-  const kept = target.exceptSessionId ? await lockCallerSignIn(tx, target, target.exceptSessionId) : [];
+  const kept = target.exceptSessionId ? await lockCallerSignIn(tx, target.exceptSessionId) : [];
   const revoked = await tx
     .update(sessions)
     .set({ status: "revoked", revokedAt: new Date() })
     .where(and(eq(sessions.userId, target.userId), eq(sessions.status, "active"), kept.length > 0 ? notInArray(sessions.id, kept) : undefined))
-    .returning({ id: sessions.id });
-  const ids = revoked.map((row) => row.id);
-  await recordRevocations(tx, target, ids, actor, reason);
-  return ids.length + (await revokeSatellites(tx, target, ids, actor));
+    .returning({ id: sessions.id, userId: sessions.userId });
+  await recordRevocations(tx, target.environmentId, revoked, actor, reason);
+  return revoked.length + (await revokeSatellites(tx, target.environmentId, revoked, actor));
+}
+
+/** The provider sign-ins of these users still on their way to a session: a native or satellite ticket, a second-factor challenge. */
+function oauthSignInsInFlight(environmentId: string, userIds: string[] | SQLWrapper) {
+  return and(
+    eq(oneTimeCodes.environmentId, environmentId),
+    inArray(oneTimeCodes.userId, userIds),
+    inArray(oneTimeCodes.purpose, ["session_ticket", "mfa_challenge"]),
+    isNull(oneTimeCodes.consumedAt),
+    sql`${oneTimeCodes.payload} -> 'methods' ->> 0 = 'oauth'`,
+  );
+}
+
+/**
+ * Locks the provider sign-ins of these users still in flight (oauthSignInsInFlight),
+ * in id order. A transaction that will call revokeOAuthSignIns runs this before it
+ * locks the users: redeeming a ticket or a challenge takes the code, then the user,
+ * then the session, so taking them in that same order makes the two queue instead
+ * of deadlocking.
+ */
+export async function lockOAuthSignInsInFlight(tx: Database, environmentId: string, userIds: string[] | SQLWrapper): Promise<void> {
+  await tx
+    .select({ id: oneTimeCodes.id })
+    .from(oneTimeCodes)
+    .where(oauthSignInsInFlight(environmentId, userIds))
+    .orderBy(oneTimeCodes.id)
+    .for("update");
+}
+
+/**
+ * Ends what a provider sign-in opened for these users, when the provider account
+ * that proved it goes (its identity removed, or its provider): the active sessions
+ * whose first method is `oauth`, and the sign-ins still on their way to a session
+ * (a native app's or satellite's ticket, a second-factor challenge), so none opens
+ * after the removal. A session records that a provider opened it, not which one,
+ * so every provider-opened session of the user ends; password, code and passkey
+ * sign-ins are kept. `exceptSessionId` keeps the caller's own sign-in as in
+ * `revokeAllUserSessions` (a user disconnecting an account from a provider-opened
+ * session). Run it after the identity rows are deleted or locked: a concurrent
+ * sign-in through one of them has then committed its session, which this sees;
+ * and lockOAuthSignInsInFlight first, before the users' rows are locked.
+ */
+export async function revokeOAuthSignIns(
+  tx: Database,
+  target: { environmentId: string; userIds: string[] | SQLWrapper; exceptSessionId?: string },
+  actor: Actor,
+  reason: SessionRevocationReason,
+): Promise<number> {
+  const kept = target.exceptSessionId ? await lockCallerSignIn(tx, target.exceptSessionId) : [];
+  const openedByProvider = sql`${sessions.amr}[1] = 'oauth'`;
+  const revoked = await tx
+    .update(sessions)
+    .set({ status: "revoked", revokedAt: new Date() })
+    .where(
+      and(
+        eq(sessions.environmentId, target.environmentId),
+        inArray(sessions.userId, target.userIds),
+        eq(sessions.status, "active"),
+        openedByProvider,
+        kept.length > 0 ? notInArray(sessions.id, kept) : undefined,
+      ),
+    )
+    .returning({ id: sessions.id, userId: sessions.userId });
+  await recordRevocations(tx, target.environmentId, revoked, actor, reason);
+  await tx.update(oneTimeCodes).set({ consumedAt: new Date() }).where(oauthSignInsInFlight(target.environmentId, target.userIds));
+  return revoked.length + (await revokeSatellites(tx, target.environmentId, revoked, actor));
 }
 
 /**
@@ -69,11 +140,11 @@ export async function revokeAllUserSessions(
  * SHARE, so it has committed before the revoking statement runs (which then sees
  * the new satellite), or it waits for this transaction.
  */
-async function lockCallerSignIn(tx: Database, target: UserSessions, sessionId: string): Promise<string[]> {
+async function lockCallerSignIn(tx: Database, sessionId: string): Promise<string[]> {
   const [row] = await tx
     .select({ id: sessions.id, parentSessionId: sessions.parentSessionId })
     .from(sessions)
-    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, target.userId)))
+    .where(eq(sessions.id, sessionId))
     .for("update");
   if (!row?.parentSessionId) return [sessionId];
   await tx.select({ id: sessions.id }).from(sessions).where(eq(sessions.id, row.parentSessionId)).for("update");
@@ -86,27 +157,32 @@ async function lockCallerSignIn(tx: Database, target: UserSessions, sessionId: s
  * holding its primary's row (FOR SHARE) has committed by the time the primary's
  * update got that row, and only a later statement's snapshot sees the new satellite.
  */
-async function revokeSatellites(tx: Database, target: UserSessions, primaryIds: string[], actor: Actor): Promise<number> {
-  if (primaryIds.length === 0) return 0;
+async function revokeSatellites(tx: Database, environmentId: string, primaries: Revoked[], actor: Actor): Promise<number> {
+  if (primaries.length === 0) return 0;
   const revoked = await tx
     .update(sessions)
     .set({ status: "revoked", revokedAt: sql`now()` })
-    .where(and(inArray(sessions.parentSessionId, primaryIds), eq(sessions.userId, target.userId), ne(sessions.status, "revoked")))
-    .returning({ id: sessions.id });
-  const ids = revoked.map((row) => row.id);
-  await recordRevocations(tx, target, ids, actor, "primary_session_ended");
-  return ids.length;
+    .where(
+      and(
+        inArray(sessions.parentSessionId, primaries.map((row) => row.id)),
+        inArray(sessions.userId, [...new Set(primaries.map((row) => row.userId))]),
+        ne(sessions.status, "revoked"),
+      ),
+    )
+    .returning({ id: sessions.id, userId: sessions.userId });
+  await recordRevocations(tx, environmentId, revoked, actor, "primary_session_ended");
+  return revoked.length;
 }
 
-async function recordRevocations(tx: Database, target: UserSessions, sessionIds: string[], actor: Actor, reason: SessionRevocationReason) {
+async function recordRevocations(tx: Database, environmentId: string, revoked: Revoked[], actor: Actor, reason: SessionRevocationReason) {
   await recordEvents(
     tx,
-    sessionIds.map((sessionId) => ({
-      environmentId: target.environmentId,
+    revoked.map((row) => ({
+      environmentId,
       type: "session.revoked" as const,
       actor,
-      subjectId: target.userId,
-      data: { sessionId, reason },
+      subjectId: row.userId,
+      data: { sessionId: row.id, reason },
     })),
   );
 }

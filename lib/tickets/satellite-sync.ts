@@ -1,10 +1,12 @@
 import type { Database } from "@/db/client";
 import { isProduction } from "../config/runtime";
+import { normalizeOrigin } from "../environments/allowed-origins";
 import type { EnvironmentContext } from "../environments/context";
 import { linkBase, type LinkBase } from "../environments/environment-links";
 import { AppError, invalidField } from "../errors";
 import type { RequestContext } from "../http/request-context";
 import type { FlowCookie } from "../http/response-effects";
+import { isFrontendHostOrigin } from "../http/cors";
 import { safeRedirect } from "../http/safe-redirect";
 import { isLoopbackHost } from "../oauth/provider-presets";
 import { AUTH_METHODS, type AuthMethod } from "../sessions/establish-session";
@@ -27,31 +29,64 @@ import { newSyncBinding } from "./sync-binding";
  *    holds the nonce.
  *
  * A web ticket is a whole sign-in, second factor included, and needs no verifier:
- * it goes only to https pages (http only on a loopback host outside production) of
- * the environment's frontend hosts and allowed origins, never to a custom scheme,
- * which any app may register. A refused target is an error, never a fallback, so
- * no ticket leaves for a page nobody asked for.
+ * /sync hands it to nothing but the establish endpoint of another of the
+ * environment's frontend hosts, where only the browser holding the nonce can use it
+ * (any other burns it). Were any page of an allowed origin a target, an attacker who
+ * set their own nonce cookie could have a signed-in victim's ticket sent to a page
+ * whose scripts (an XSS, a third-party tag) read it from the URL, and redeem it. The
+ * app's own page travels as establish's `redirect_url`: https (http only on a
+ * loopback host outside production) on a frontend host or allowed origin, never a
+ * custom scheme, which any app may register. A refused target is an error, never a
+ * fallback, so no ticket leaves for a page nobody asked for.
  */
 
 export const SYNC_PATH = "/_svc/auth/sync";
 export const ESTABLISH_PATH = "/_svc/auth/session/establish";
 export const MAX_REDIRECT_URL_LENGTH = 2048;
 
-const REFUSED_TARGET =
+const REFUSED_DESTINATION =
   "must be an https URL (http only on a loopback host, outside production) on one of the environment's frontend hosts or allowed origins";
+const REFUSED_ESTABLISH = `must be ${ESTABLISH_PATH} on another of the environment's frontend hosts, with at most its own redirect_url, as GET ${SYNC_PATH}/start builds it`;
 
 /**
- * `requested` as an absolute URL a ticket may be sent to, or a 400 naming
- * redirect_url. A path (when `allowPath`) stays on `base`, the host it was asked on.
+ * The satellite page the sync ends on, as an absolute URL, or a 400 naming
+ * redirect_url. A path stays on `base`, the satellite's host.
  */
-function ticketTarget(environment: EnvironmentContext, requested: string, base: LinkBase, allowPath: boolean): URL {
-  const absolute = /^[a-z][a-z0-9+.-]*:/i.test(requested);
+function syncDestination(environment: EnvironmentContext, requested: string, base: LinkBase): URL {
   const decision = safeRedirect(requested, environment, base);
-  if (!decision.accepted || (!absolute && !allowPath)) throw invalidField("redirect_url", REFUSED_TARGET);
+  if (!decision.accepted) throw invalidField("redirect_url", REFUSED_DESTINATION);
   const url = new URL(decision.url);
-  const secure = url.protocol === "https:" || (url.protocol === "http:" && isLoopbackHost(url.hostname) && !isProduction());
-  if (!secure) throw invalidField("redirect_url", REFUSED_TARGET);
+  if (!isSecure(url)) throw invalidField("redirect_url", REFUSED_DESTINATION);
   return url;
+}
+
+function isSecure(url: URL): boolean {
+  return url.protocol === "https:" || (url.protocol === "http:" && isLoopbackHost(url.hostname) && !isProduction());
+}
+
+/**
+ * Where /sync, answering on `here`, may send a ticket: exactly
+ * `{satellite}/_svc/auth/session/establish[?redirect_url=…]`, the satellite being a
+ * frontend host of the environment other than `here`, and its `redirect_url` a
+ * destination as /sync/start accepts it. Anything else is a 400 naming redirect_url.
+ */
+function establishTarget(environment: EnvironmentContext, requested: string, here: LinkBase): URL {
+  let url: URL;
+  try {
+    url = new URL(requested);
+  } catch {
+    throw invalidField("redirect_url", REFUSED_ESTABLISH);
+  }
+  const origin = normalizeOrigin(url.origin);
+  const satellite = origin !== null && origin !== normalizeOrigin(here.origin) && isFrontendHostOrigin(environment, origin);
+  const names = [...url.searchParams.keys()];
+  // Nothing but redirect_url: establish must not be pointed at another environment (pk) or handed a ticket of the caller's.
+  const shaped = url.pathname === ESTABLISH_PATH && !url.hash && !url.username && !url.password && names.every((name) => name === "redirect_url") && names.length <= 1;
+  if (!satellite || !shaped || !isSecure(url)) throw invalidField("redirect_url", REFUSED_ESTABLISH);
+  const target = new URL(ESTABLISH_PATH, url.origin);
+  const destination = url.searchParams.get("redirect_url");
+  if (destination) target.searchParams.set("redirect_url", syncDestination(environment, destination, { origin: target.origin, publishableKey: null }).toString());
+  return target;
 }
 
 /**
@@ -69,7 +104,7 @@ export function startSatelliteSync(environment: EnvironmentContext, redirectUrl:
   if (here.origin === primary.origin) {
     throw new AppError("invalid_request", "This is the environment's primary host: its session needs no sync.");
   }
-  const back = ticketTarget(environment, redirectUrl, here, true);
+  const back = syncDestination(environment, redirectUrl, here);
   const { cookie, binding } = newSyncBinding(context.secure === true);
   const establish = new URL(ESTABLISH_PATH, here.origin);
   establish.searchParams.set("redirect_url", back.toString());
@@ -92,7 +127,7 @@ export async function satelliteSyncTarget(
   request: { redirectUrl: string; binding: string },
   context: RequestContext,
 ): Promise<string> {
-  const target = ticketTarget(environment, request.redirectUrl, linkBase(environment, context.host), false);
+  const target = establishTarget(environment, request.redirectUrl, linkBase(environment, context.host));
   if (!current) return target.toString();
   const primary = current.session;
   const ticket = await issueSessionTicket(db, environment, {

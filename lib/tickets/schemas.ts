@@ -29,7 +29,7 @@ export const establishWebSessionQuery = z.object({
 export const satelliteSyncQuery = z.object({
   redirect_url: redirectUrlSchema.meta({
     description:
-      "Where the ticket goes: the satellite's GET /_svc/auth/session/establish, as GET /_svc/auth/sync/start builds it. An absolute https URL (http only on a loopback host, outside production) on one of the environment's frontend hosts or allowed origins; never a custom scheme.",
+      "Where the ticket goes: exactly the satellite's GET /_svc/auth/session/establish (another of the environment's frontend hosts; https, http only on a loopback host outside production), with at most its own `redirect_url`, as GET /_svc/auth/sync/start builds it.",
   }),
   binding: syncBindingSchema.meta({
     description: "BASE64URL(SHA-256) of the nonce GET /_svc/auth/sync/start left in the satellite browser's cookie: the ticket opens a session only for that browser.",

@@ -7,11 +7,14 @@ import { getUserOrThrow } from "./get-user";
 import type { ServerUser } from "./schemas";
 import { NO_FACTORS, toServerUser } from "./serialize";
 import { deleteSecondFactors } from "../mfa/delete-second-factors";
+import { releaseMemberships } from "../organizations/release-memberships";
 
 /**
  * Soft-deletes a user in one transaction: status `deleted`, `deletedAt` set, every
  * session revoked, email addresses released for re-use, second factors removed,
- * connected provider accounts released, pending data exports called off. The row
+ * connected provider accounts released, pending data exports called off, every
+ * organization membership removed (an organization it was the last owner of gets
+ * another owner, or goes when no one else is left). The row
  * stays (with its last primary email) so audit history keeps its subject. Deleting twice is a no-op.
  */
 export async function deleteUser(db: Database, environmentId: string, userId: string, actor: Actor): Promise<ServerUser> {
@@ -32,6 +35,8 @@ export async function deleteUser(db: Database, environmentId: string, userId: st
     await tx.delete(userIdentities).where(eq(userIdentities.userId, userId));
     // Its credentials go with it, like the password: a sealed TOTP secret has no use left.
     await deleteSecondFactors(tx, userId);
+    // After the user's row is locked: releaseMemberships relies on that lock order.
+    await releaseMemberships(tx, environmentId, userId, actor);
     // A copy asked for before the deletion must not be built and mailed after it.
     await tx
       .update(dataRequests)

@@ -73,7 +73,7 @@ export const deleteUserOperation = defineOperation({
   path: "/api/server/v1/users/{userId}",
   summary: "Delete a user",
   description:
-    "Soft delete: status `deleted`, `deletedAt` set, every session revoked, email addresses and connected provider accounts released for re-use (the next sign-in with such a provider account starts afresh). Idempotent.",
+    "Soft delete: status `deleted`, `deletedAt` set, every session revoked, email addresses and connected provider accounts released for re-use (the next sign-in with such a provider account starts afresh), organization memberships ended: where the user was the last owner, the remaining member whose role grants the most `org:*` permissions (then the longest-standing) becomes owner, and an organization with no one left is deleted. Idempotent.",
   tags,
   auth: "secretKey",
   params: userIdParams,

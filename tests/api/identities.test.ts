@@ -163,13 +163,14 @@ describe("linkIdentity", () => {
 });
 
 describe("recordIdentitySignIn", () => {
-  it("replaces what the provider asserted before and stamps the sign-in; a profile of another subject changes nothing", async () => {
+  it("replaces what the provider asserted before and stamps the sign-in; a profile of another subject changes nothing and signs in nobody", async () => {
     const env = await newEnvironment();
     const { user } = await passwordlessUser(env);
     const profile = providerProfile({ email: "old@corp.example", emailVerified: false, username: "ada" });
     const { id } = await linkTestIdentity(env.environmentId, user.id, "github", profile);
 
-    await recordIdentitySignIn(getDb(), id, providerProfile({ subject: "not-this-one", email: "mallory@evil.example", emailVerified: true }));
+    const stranger = providerProfile({ subject: "not-this-one", email: "mallory@evil.example", emailVerified: true });
+    await expect(recordIdentitySignIn(getDb(), id, stranger)).rejects.toMatchObject({ code: "oauth_failed" });
     expect((await storedIdentities(user.id))[0]).toMatchObject({ email: "old@corp.example", lastSignInAt: null });
 
     const before = Date.now();
@@ -177,6 +178,18 @@ describe("recordIdentitySignIn", () => {
     const [row] = await storedIdentities(user.id);
     expect(row).toMatchObject({ email: "new@corp.example", emailVerified: true, profile: { username: "ada-l" } });
     expect(row?.lastSignInAt?.getTime()).toBeGreaterThanOrEqual(before - 1000);
+  });
+
+  // Review finding 4: a sign-in that found the identity just before its removal
+  // committed must not open a session through it after (the removal's revocation
+  // has already run, so that session would outlive it).
+  it("an identity removed since the sign-in found it: oauth_failed, so no session opens through it", async () => {
+    const env = await newEnvironment();
+    const { user } = await passwordlessUser(env);
+    const profile = providerProfile();
+    const { id } = await linkTestIdentity(env.environmentId, user.id, "github", profile);
+    await getDb().delete(userIdentities).where(eq(userIdentities.id, id));
+    await expect(recordIdentitySignIn(getDb(), id, profile)).rejects.toMatchObject({ code: "oauth_failed" });
   });
 });
 

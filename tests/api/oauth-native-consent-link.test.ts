@@ -7,7 +7,7 @@ import { findEnvironment } from "@/lib/environments/context";
 import { requestContextOf } from "@/lib/http/request-context";
 import { describeContinuation } from "@/lib/oauth/signup-continuation";
 import { publicUrl } from "@/lib/config/runtime";
-import { expectProblem } from "../helpers/api";
+import { expectProblem, problemFields } from "../helpers/api";
 import { ageSignIn, clientApi, latestEmail } from "../helpers/client";
 import { createUser, STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
 import { enrollTotp, signedInClient } from "../helpers/mfa";
@@ -97,6 +97,22 @@ describe("native apps: PKCE S256 and a one-time ticket", () => {
     const res = await client.get(`/auth/oauth2/idp/authorize?_is_native=true&code_challenge=${CHALLENGE}&code_challenge_method=S256&redirect_url=${other}`);
     expectProblem(res, 400, "invalid_request");
     expect(res.headers.get("location")).toBeNull();
+  });
+
+  it("regression (finding 1, native): the ticket goes only to the app's custom scheme, never to a web page, even an allowed one", async () => {
+    const client = clientApi(open.publishableKey);
+    const native = `?_is_native=true&code_challenge=${CHALLENGE}&code_challenge_method=S256&redirect_url=`;
+    for (const page of [`${ALLOWED_APP}/any-page`, `${open.origin}/account`, `${new URL(publicUrl()).origin}/account?pk=${open.publishableKey}`, "/account"]) {
+      const before = await getDb().select().from(oauthFlows).where(eq(oauthFlows.environmentId, open.environmentId));
+      const res = await client.get(`/auth/oauth2/idp/authorize${native}${encodeURIComponent(page)}`);
+      expectProblem(res, 400, "invalid_request");
+      expect(problemFields(res), page).toEqual(["redirect_url"]);
+      expect(res.headers.get("location")).toBeNull();
+      expect(await getDb().select().from(oauthFlows).where(eq(oauthFlows.environmentId, open.environmentId))).toHaveLength(before.length);
+    }
+    // The same pages stay fine for a web flow; the registered scheme for a native one.
+    expect((await client.get(`/auth/oauth2/idp/authorize?redirect_url=${encodeURIComponent(`${ALLOWED_APP}/any-page`)}`)).status).toBe(303);
+    expect((await client.get(`/auth/oauth2/idp/authorize${native}${encodeURIComponent(`${NATIVE_APP}/done`)}`)).status).toBe(303);
   });
 
   it("a flow of one environment cannot be completed through another (tenant isolation)", async () => {

@@ -201,6 +201,56 @@ describe("OAuth providers CRUD (Server API)", () => {
       expectProblem(refused, 400, "invalid_request");
       expect(refused.body.detail).toContain("https");
     });
+
+    it("in production an issuer on a loopback, private, link-local or internal host is refused on create and update (SSRF)", async () => {
+      const env = await newEnvironment();
+      const hostile = [
+        "https://127.0.0.1",
+        "https://10.0.0.1",
+        "https://172.16.5.4/realms/x",
+        "https://192.168.1.10",
+        "https://169.254.169.254",
+        "https://100.64.0.1",
+        "https://0.0.0.0",
+        "https://[::1]",
+        "https://[fd00::1]",
+        "https://[fe80::1]",
+        "https://[::ffff:127.0.0.1]",
+        "https://2130706433",
+        "https://localhost",
+        "https://idp.localhost",
+        "https://metadata.google.internal",
+      ];
+      await createProvider(env, { id: "corp", type: "oidc", issuer: "https://idp.example" });
+      process.env.GATEHOUSE_MODE = "production";
+      for (const issuer of hostile) {
+        const created = await env.api.post("/oauth-providers", { id: "internal", type: "oidc", clientId: "c", clientSecret: "s", issuer });
+        expectProblem(created, 400, "invalid_request");
+        expect(problemFields(created), issuer).toEqual(["issuer"]);
+        expect(created.body.detail, issuer).toMatch(/non-public address|local or internal host/);
+        const updated = await env.api.patch("/oauth-providers/corp", { issuer });
+        expectProblem(updated, 400, "invalid_request");
+        expect(problemFields(updated), issuer).toEqual(["issuer"]);
+      }
+      const github = await env.api.post("/oauth-providers", { id: "ghe", type: "github", clientId: "c", clientSecret: "s", issuer: "https://10.1.2.3" });
+      expect(problemFields(github)).toEqual(["issuer"]);
+      expect((await env.api.get("/oauth-providers/corp")).body.issuer).toBe("https://idp.example");
+      // A public name (here one that does not resolve yet) is kept; each request is checked again when it is made.
+      await createProvider(env, { id: "public", type: "oidc", issuer: "https://sso.corp.example" });
+      // The operator's own network, named in OAUTH_PRIVATE_HOSTS.
+      process.env.OAUTH_PRIVATE_HOSTS = "10.0.0.5,sso.corp.internal";
+      try {
+        await createProvider(env, { id: "keycloak", type: "oidc", issuer: "https://10.0.0.5/realms/corp" });
+        expect((await env.api.patch("/oauth-providers/keycloak", { issuer: "https://sso.corp.internal/realms/corp" })).status).toBe(200);
+        expectProblem(await env.api.patch("/oauth-providers/keycloak", { issuer: "https://10.0.0.6/realms/corp" }), 400, "invalid_request");
+      } finally {
+        delete process.env.OAUTH_PRIVATE_HOSTS;
+      }
+
+      // Outside production private issuers stay allowed: operators test against their own network.
+      process.env.GATEHOUSE_MODE = "development";
+      await createProvider(env, { id: "lan", type: "oidc", issuer: "https://10.0.0.1" });
+    });
   });
 
   it("hostile and malformed input: 400 problem+json, never a 500", async () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { sha256 } from "@/lib/crypto/tokens";
 import { emailAddresses, oauthFlows, sessions, userIdentities, users } from "@/db/schema";
+import { publicUrl } from "@/lib/config/runtime";
 import { call, expectProblem } from "../helpers/api";
 import { clientApi, emailCount, latestEmail } from "../helpers/client";
 import { createUser, newEnvironment, STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
@@ -217,6 +218,47 @@ describe("no takeover: linking to an existing account", () => {
     const linker = idp.addAccount({ email, emailVerified: true });
     expect(errorOf(location(await webSignIn(clientApi(env.publishableKey), idp, linker.sub)))).toBe("user_banned");
     expect(await identitiesOf(linker.sub)).toHaveLength(0);
+  });
+});
+
+// Regression (review finding 3): provider addresses were only lower-cased. A provider
+// that verified the KELVIN SIGN's mailbox was linked to `ken@…`'s account, an IDN
+// address missed the account holding its A-label form (two accounts, one mailbox),
+// and `<a,b>@x.com` was stored as a verified primary address.
+describe("provider addresses are normalized like ours", () => {
+  it("an address that only folds into an account's (KELVIN SIGN for k) is not linked to it: account_exists, no session", async () => {
+    const email = uniqueEmail("ken");
+    const owner = await createUser(env.api, { email, password: STRONG_PASSWORD });
+    const kelvin = idp.addAccount({ email: `\u212A${email.slice(1)}`, emailVerified: true });
+    const client = clientApi(env.publishableKey);
+    expect(errorOf(location(await webSignIn(client, idp, kelvin.sub)))).toBe("account_exists");
+    expect(client.jar.get("__gh_session")).toBeUndefined();
+    expect(await identitiesOf(kelvin.sub)).toHaveLength(0);
+    expect(await getDb().select().from(sessions).where(eq(sessions.userId, owner.id))).toHaveLength(0);
+  });
+
+  it("an IDN address signs in to the account that holds its A-label form: linked, no second account", async () => {
+    const local = uniqueEmail("ann").split("@")[0] ?? "";
+    const owner = await createUser(env.api, { email: `${local}@bücher.de`, password: STRONG_PASSWORD });
+    expect(owner.email).toBe(`${local}@xn--bcher-kva.de`);
+    const account = idp.addAccount({ email: `${local}@bücher.de`, emailVerified: true });
+    const client = clientApi(env.publishableKey);
+    expect(location(await webSignIn(client, idp, account.sub))).toBe(`${env.origin}/account`);
+    expect((await client.get("/users/me")).body.id).toBe(owner.id);
+    expect((await identitiesOf(account.sub))[0]).toMatchObject({ userId: owner.id, email: `${local}@xn--bcher-kva.de`, emailVerified: true });
+    const holders = await getDb().select().from(emailAddresses).where(eq(emailAddresses.email, `${local}@xn--bcher-kva.de`));
+    expect(holders.map((row) => row.userId)).toEqual([owner.id]);
+  });
+
+  it("an address that is not a plain mailbox is not stored: the user is created without an address, as for a provider without one", async () => {
+    const tag = uniqueEmail("list").split("@")[0] ?? "";
+    const account = idp.addAccount({ email: `<${tag},victim>@example.com`, emailVerified: true });
+    const client = clientApi(env.publishableKey);
+    expect(location(await webSignIn(client, idp, account.sub))).toBe(`${env.origin}/account`);
+    const me = await client.get("/users/me");
+    expect(me.body).toMatchObject({ email: null, emailVerifiedAt: null });
+    expect((await identitiesOf(account.sub))[0]).toMatchObject({ userId: me.body.id, email: null, emailVerified: false });
+    expect(await getDb().select().from(emailAddresses).where(eq(emailAddresses.userId, me.body.id))).toHaveLength(0);
   });
 });
 
@@ -450,6 +492,36 @@ describe("redirect_url outside the allowed origins is never followed", () => {
       expect(after).toHaveLength(before.length);
     });
   }
+});
+
+describe("regression (finding 6): a redirect_url on PUBLIC_URL must name this environment", () => {
+  const publicOrigin = () => new URL(publicUrl()).origin;
+  /** The flow on the environment's frontend host, or on PUBLIC_URL (named by X-API-Key there, as by pk). */
+  const onFrontendHost = () => ({ host: new URL(env.origin).host });
+  const onPublicUrl = () => ({ host: new URL(publicUrl()).host });
+
+  it("another environment's pk (on PUBLIC_URL, on the frontend host, or in a path) is 400, never followed", async () => {
+    const other = await newEnvironment();
+    const client = clientApi(env.publishableKey);
+    for (const target of [`${publicOrigin()}/sign-in?pk=${other.publishableKey}`, `${env.origin}/sign-in?pk=${other.publishableKey}`, `/sign-in?pk=${other.publishableKey}`]) {
+      for (const headers of [onPublicUrl(), onFrontendHost()]) {
+        const res = await client.get(`/auth/oauth2/idp/authorize?redirect_url=${encodeURIComponent(target)}`, headers);
+        expectProblem(res, 400, "invalid_request");
+        expect(res.headers.get("location"), target).toBeNull();
+      }
+    }
+  });
+
+  it("its own pk is accepted; no pk only when the flow itself runs on PUBLIC_URL", async () => {
+    const client = clientApi(env.publishableKey);
+    const own = encodeURIComponent(`${publicOrigin()}/sign-in?pk=${env.publishableKey}`);
+    for (const headers of [onPublicUrl(), onFrontendHost()]) {
+      expect((await client.get(`/auth/oauth2/idp/authorize?redirect_url=${own}`, headers)).status).toBe(303);
+    }
+    const bare = encodeURIComponent(`${publicOrigin()}/account`);
+    expect((await client.get(`/auth/oauth2/idp/authorize?redirect_url=${bare}`, onPublicUrl())).status).toBe(303);
+    expectProblem(await client.get(`/auth/oauth2/idp/authorize?redirect_url=${bare}`, onFrontendHost()), 400, "invalid_request");
+  });
 });
 
 describe("authorize: hostile and wrong input", () => {

@@ -1,8 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { events, organizationInvitations, organizationMemberships, organizationRoles, organizations } from "@/db/schema";
+import { events, organizationInvitations, organizationMemberships, organizationRoles, organizations, users } from "@/db/schema";
 import { sha256 } from "@/lib/crypto/tokens";
+import { presentedSecret } from "@/lib/organizations/invitation-secrets";
+import { claimInvitation, findUsableInvitation } from "@/lib/organizations/invitations";
 import { expectProblem } from "../helpers/api";
 import { clientApi, latestEmail } from "../helpers/client";
 import { createUser, newEnvironment, STRONG_PASSWORD, uniqueEmail, unknownId } from "../helpers/fixtures";
@@ -47,18 +49,21 @@ async function setup() {
   return { env, owner, admin, member, orgId };
 }
 
-function tokenFrom(url: string): string {
-  const token = new URL(url).searchParams.get("token");
-  if (!token) throw new Error(`no token in ${url}`);
-  return token;
-}
-
-/** The invitation link in the newest invitation email to an address. */
-async function emailedToken(to: string): Promise<string> {
+/** The mail ticket: the `token` parameter of the link in the newest invitation email to an address. */
+async function emailedTicket(to: string): Promise<string> {
   const message = await latestEmail(to, "organization_invitation");
   const link = /https?:\/\/\S+\/invitations\/accept\?token=[^\s"<)\]]+/.exec(message.text)?.[0];
   if (!link) throw new Error(`no invitation link in: ${message.text}`);
-  return tokenFrom(link);
+  const ticket = new URL(link).searchParams.get("token");
+  if (!ticket) throw new Error(`no ticket in ${link}`);
+  return ticket;
+}
+
+async function usersWithEmail(envId: string, email: string) {
+  return getDb()
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.environmentId, envId), eq(users.email, email)));
 }
 
 async function membershipsOf(orgId: string, userId: string) {
@@ -69,7 +74,7 @@ async function membershipsOf(orgId: string, userId: string) {
 }
 
 describe("inviting", () => {
-  it("stores the token hashed, emails inviter, organization, role, expiry and the hosted link, and records an event", async () => {
+  it("stores the token and the mail ticket hashed, emails inviter, organization, role, expiry and the hosted link with the ticket, and records an event", async () => {
     const { env, owner, orgId } = await setup();
     const email = uniqueEmail("invitee");
     const res = await owner.client.post(`/organizations/${orgId}/invitations`, { email, role: "admin" });
@@ -83,7 +88,9 @@ describe("inviting", () => {
     expect(message.subject).toContain("Ada Lovelace invited you to join Nordlys Research");
     expect(message.text).toContain("You will join as Admin.");
     expect(message.text).toContain("7 days");
-    expect(await emailedToken(email)).toBe(res.body.token);
+    const ticket = await emailedTicket(email);
+    expect(ticket).not.toBe(res.body.token);
+    expect(row?.ticketHash).toBe(sha256(ticket));
     const [event] = await getDb().select().from(events).where(and(eq(events.subjectId, orgId), eq(events.type, "organization.invitation_created")));
     expect(event?.data).toEqual({ invitationId: res.body.id, role: "admin" });
     expect(env.environmentId).toBe(row?.environmentId);
@@ -114,8 +121,10 @@ describe("inviting", () => {
       { environmentId: env.environmentId, organizationId: orgId, userId: recruiter.id, role: "recruiter" },
       { environmentId: env.environmentId, organizationId: orgId, userId: billing.id, role: "billing" },
     ]);
-    expect((await recruiter.client.post(`/organizations/${orgId}/invitations`, { email: uniqueEmail(), role: "billing" })).status).toBe(200);
+    expect((await recruiter.client.post(`/organizations/${orgId}/invitations`, { email: uniqueEmail(), role: "recruiter" })).status).toBe(200);
     expectProblem(await billing.client.post(`/organizations/${orgId}/invitations`, { email: uniqueEmail(), role: "billing" }), 403, "forbidden");
+    // Nor may the recruiter offer a role granting what it lacks itself (org:settings:manage, invoices:read).
+    expectProblem(await recruiter.client.post(`/organizations/${orgId}/invitations`, { email: uniqueEmail(), role: "billing" }), 403, "forbidden");
     // "admin" is not in this environment's stored set.
     expectProblem(await recruiter.client.post(`/organizations/${orgId}/invitations`, { email: uniqueEmail(), role: "admin" }), 400, "invalid_request");
   });
@@ -176,22 +185,54 @@ describe("listing, resending, revoking", () => {
     expectProblem(await member.client.get(`/organizations/${orgId}/invitations`), 403, "forbidden");
   });
 
-  it("resends with a new token: the old link dies, the new one works", async () => {
+  it("resends with a new token and a new ticket: the old token and the old link both die, the new ones work", async () => {
     const { env, owner, orgId } = await setup();
     const email = uniqueEmail("invitee");
     const invited = await owner.client.post(`/organizations/${orgId}/invitations`, { email, role: "member" });
+    const oldTicket = await emailedTicket(email);
     const resent = await owner.client.post(`/organizations/${orgId}/invitations/${invited.body.id}/resend`);
     expect(resent.status).toBe(200);
     expect(resent.body.id).toBe(invited.body.id);
     expect(resent.body.token).not.toBe(invited.body.token);
-    expect(await emailedToken(email)).toBe(resent.body.token);
+    const newTicket = await emailedTicket(email);
+    expect(newTicket).not.toBe(oldTicket);
+    const signUp = clientApi(env.publishableKey);
+    expectProblem(await signUp.post("/auth/signup/ticket", { ticket: oldTicket, password: STRONG_PASSWORD }), 404, "resource_not_found");
+    expect(await usersWithEmail(env.environmentId, email)).toHaveLength(0);
     const invitee = await createUser(env.api, { email, password: STRONG_PASSWORD });
     const { client } = await signedInClient(env.publishableKey, email);
     expectProblem(await client.post("/organizations/invitations/accept", { token: invited.body.token }), 404, "resource_not_found");
+    expectProblem(await client.post("/organizations/invitations/accept", { token: oldTicket }), 404, "resource_not_found");
     expect((await client.post("/organizations/invitations/accept", { token: resent.body.token })).status).toBe(200);
     expect(await membershipsOf(orgId, invitee.id)).toHaveLength(1);
     const [row] = await getDb().select().from(organizationInvitations).where(eq(organizationInvitations.id, invited.body.id));
     expect(row?.sendCount).toBe(2);
+  });
+
+  it("never answers the mail ticket: not on invite, resend, list or revoke, Client or Server API, nor in the audit rows", async () => {
+    const { env, owner, orgId } = await setup();
+    const email = uniqueEmail("invitee");
+    const invited = await owner.client.post(`/organizations/${orgId}/invitations`, { email, role: "member" });
+    const firstTicket = await emailedTicket(email);
+    const resent = await owner.client.post(`/organizations/${orgId}/invitations/${invited.body.id}/resend`);
+    const secondTicket = await emailedTicket(email);
+    const serverEmail = uniqueEmail("invitee");
+    const serverInvited = await env.api.post(`/organizations/${orgId}/invitations`, { email: serverEmail, role: "member" });
+    const serverTicket = await emailedTicket(serverEmail);
+    const answers = [
+      invited,
+      resent,
+      serverInvited,
+      await owner.client.get(`/organizations/${orgId}/invitations`),
+      await env.api.get(`/organizations/${orgId}/invitations`),
+      await owner.client.delete(`/organizations/${orgId}/invitations/${invited.body.id}`),
+      await owner.client.get(`/organizations/${orgId}/invitations?status=revoked`),
+    ];
+    const audit = await getDb().select({ data: events.data }).from(events).where(eq(events.subjectId, orgId));
+    for (const text of [...answers.map((answer) => answer.text), JSON.stringify(audit)]) {
+      for (const ticket of [firstTicket, secondTicket, serverTicket]) expect(text).not.toContain(ticket);
+    }
+    expect(Object.keys(invited.body).sort()).toEqual(["email", "expiresAt", "id", "organizationId", "role", "token"]);
   });
 
   it("revokes: the link answers invitation_revoked, a revoked one resends no more, revoking again changes nothing", async () => {
@@ -282,6 +323,25 @@ describe("accepting", () => {
     expect(await membershipsOf(orgId, invitee.id)).toHaveLength(1);
   });
 
+  it("an accept racing the organization's deletion queues behind it: 200 or 404, never a deadlock's 500", async () => {
+    for (let round = 0; round < 5; round++) {
+      const { env, owner, orgId } = await setup();
+      const email = uniqueEmail("invitee");
+      const invited = await owner.client.post(`/organizations/${orgId}/invitations`, { email, role: "member" });
+      await createUser(env.api, { email, password: STRONG_PASSWORD });
+      const { client } = await signedInClient(env.publishableKey, email);
+      const [accepted, deleted, lateInvite] = await Promise.all([
+        client.post("/organizations/invitations/accept", { token: invited.body.token }),
+        env.api.delete(`/organizations/${orgId}`),
+        env.api.post(`/organizations/${orgId}/invitations`, { email: uniqueEmail("late"), role: "member" }),
+      ]);
+      expect(deleted.status, deleted.text).toBe(200);
+      expect([200, 404], accepted.text).toContain(accepted.status);
+      expect([201, 404], lateInvite.text).toContain(lateInvite.status);
+      expect(await getDb().select().from(organizationInvitations).where(eq(organizationInvitations.organizationId, orgId))).toEqual([]);
+    }
+  });
+
   it("answers an existing member with already_member and leaves the invitation pending", async () => {
     const { owner, member, orgId } = await setup();
     const invited = await owner.client.post(`/organizations/${orgId}/invitations`, { email: member.email, role: "admin" });
@@ -289,6 +349,23 @@ describe("accepting", () => {
     expect(await membershipsOf(orgId, member.id)).toMatchObject([{ role: "member" }]);
     const [row] = await getDb().select().from(organizationInvitations).where(eq(organizationInvitations.id, invited.body.id));
     expect(row?.status).toBe("pending");
+  });
+
+  it("lets a resend between lookup and claim win over the superseded secret (regression: the claim matched only id, status and expiry)", async () => {
+    const { env, owner, orgId } = await setup();
+    const email = uniqueEmail("invitee");
+    const invited = await owner.client.post(`/organizations/${orgId}/invitations`, { email, role: "member" });
+    const oldTicket = await emailedTicket(email);
+    const invitee = await createUser(env.api, { email, password: STRONG_PASSWORD });
+    const stale = presentedSecret(oldTicket, "accept");
+    // The accept looked the invitation up with the old link...
+    const row = await findUsableInvitation(getDb(), env.environmentId, stale);
+    // ...then the owner resent it before the claim ran.
+    expect((await owner.client.post(`/organizations/${orgId}/invitations/${invited.body.id}/resend`)).status).toBe(200);
+    const claim = getDb().transaction((tx) => claimInvitation(tx, row, stale, invitee.id));
+    await expect(claim).rejects.toMatchObject({ code: "resource_not_found" });
+    const [now] = await getDb().select().from(organizationInvitations).where(eq(organizationInvitations.id, invited.body.id));
+    expect(now?.status).toBe("pending");
   });
 
   it("answers hostile input and signed-out callers with 4xx problems", async () => {
@@ -307,7 +384,7 @@ describe("signing up from an invitation ticket", () => {
     const email = uniqueEmail("invitee");
     await env.api.patch("/environment", { signUp: { enabled: false } });
     await owner.client.post(`/organizations/${orgId}/invitations`, { email, role: "admin" });
-    const ticket = await emailedToken(email);
+    const ticket = await emailedTicket(email);
     const client = clientApi(env.publishableKey);
     const res = await client.post("/auth/signup/ticket", { ticket, password: STRONG_PASSWORD, name: "Katherine Johnson" });
     expect(res.status).toBe(200);
@@ -319,12 +396,57 @@ describe("signing up from an invitation ticket", () => {
     expectProblem(await clientApi(env.publishableKey).post("/auth/signup/ticket", { ticket, password: STRONG_PASSWORD }), 409, "invitation_already_accepted");
   });
 
+  it("refuses the inviter's token like an unknown ticket and creates no user (regression: any inviter could sign up as the invitee, verified)", async () => {
+    const { env, owner, orgId } = await setup();
+    // Public sign-up is closed: the token must not open it either.
+    await env.api.patch("/environment", { signUp: { enabled: false } });
+    const email = uniqueEmail("victim");
+    const invited = await owner.client.post(`/organizations/${orgId}/invitations`, { email, role: "member" });
+    const client = clientApi(env.publishableKey);
+    const withToken = await client.post("/auth/signup/ticket", { ticket: invited.body.token, password: STRONG_PASSWORD });
+    const unknown = await client.post("/auth/signup/ticket", { ticket: "unknown-ticket", password: STRONG_PASSWORD });
+    expectProblem(withToken, 404, "resource_not_found");
+    expectProblem(unknown, 404, "resource_not_found");
+    expect(withToken.body.detail).toBe(unknown.body.detail);
+    expect(await usersWithEmail(env.environmentId, email)).toHaveLength(0);
+    expect((await client.get("/users/me")).status).toBe(401);
+    const [row] = await getDb().select().from(organizationInvitations).where(eq(organizationInvitations.id, invited.body.id));
+    expect(row?.status).toBe("pending");
+    // Nor is the token an oracle for whether an address has an account: 404 again, not 409 identifier_exists.
+    const existingEmail = uniqueEmail("existing");
+    await createUser(env.api, { email: existingEmail, password: STRONG_PASSWORD });
+    const probe = await owner.client.post(`/organizations/${orgId}/invitations`, { email: existingEmail, role: "member" });
+    expectProblem(await client.post("/auth/signup/ticket", { ticket: probe.body.token, password: STRONG_PASSWORD }), 404, "resource_not_found");
+  });
+
+  it("lets the mail ticket also accept for an existing account with the address verified", async () => {
+    const { env, owner, orgId } = await setup();
+    const email = uniqueEmail("invitee");
+    await owner.client.post(`/organizations/${orgId}/invitations`, { email, role: "admin" });
+    const invitee = await createUser(env.api, { email, password: STRONG_PASSWORD });
+    const { client } = await signedInClient(env.publishableKey, email);
+    expect((await client.post("/organizations/invitations/accept", { token: await emailedTicket(email) })).status).toBe(200);
+    expect(await membershipsOf(orgId, invitee.id)).toMatchObject([{ role: "admin" }]);
+  });
+
+  it("cannot sign up from an invitation made before tickets existed (no ticket hash), which still accepts by token", async () => {
+    const { env, owner, orgId } = await setup();
+    const email = uniqueEmail("invitee");
+    const invited = await owner.client.post(`/organizations/${orgId}/invitations`, { email, role: "member" });
+    const ticket = await emailedTicket(email);
+    await getDb().update(organizationInvitations).set({ ticketHash: null }).where(eq(organizationInvitations.id, invited.body.id));
+    expectProblem(await clientApi(env.publishableKey).post("/auth/signup/ticket", { ticket, password: STRONG_PASSWORD }), 404, "resource_not_found");
+    await createUser(env.api, { email, password: STRONG_PASSWORD });
+    const { client } = await signedInClient(env.publishableKey, email);
+    expect((await client.post("/organizations/invitations/accept", { token: invited.body.token })).status).toBe(200);
+  });
+
   it("answers an address that already has an account with identifier_exists, and changes nothing", async () => {
     const { env, owner, orgId } = await setup();
     const email = uniqueEmail("invitee");
     const existing = await createUser(env.api, { email, password: STRONG_PASSWORD });
     const invited = await owner.client.post(`/organizations/${orgId}/invitations`, { email, role: "member" });
-    expectProblem(await clientApi(env.publishableKey).post("/auth/signup/ticket", { ticket: invited.body.token, password: STRONG_PASSWORD }), 409, "identifier_exists");
+    expectProblem(await clientApi(env.publishableKey).post("/auth/signup/ticket", { ticket: await emailedTicket(email), password: STRONG_PASSWORD }), 409, "identifier_exists");
     expect(await membershipsOf(orgId, existing.id)).toHaveLength(0);
     const [row] = await getDb().select().from(organizationInvitations).where(eq(organizationInvitations.id, invited.body.id));
     expect(row?.status).toBe("pending");
@@ -333,17 +455,23 @@ describe("signing up from an invitation ticket", () => {
   it("refuses revoked, expired, unknown tickets, weak passwords and hostile input", async () => {
     const { env, owner, orgId } = await setup();
     const client = clientApi(env.publishableKey);
-    const revoked = await owner.client.post(`/organizations/${orgId}/invitations`, { email: uniqueEmail(), role: "member" });
-    await owner.client.delete(`/organizations/${orgId}/invitations/${revoked.body.id}`);
-    expectProblem(await client.post("/auth/signup/ticket", { ticket: revoked.body.token, password: STRONG_PASSWORD }), 410, "invitation_revoked");
-    const expired = await owner.client.post(`/organizations/${orgId}/invitations`, { email: uniqueEmail(), role: "member" });
-    await getDb().update(organizationInvitations).set({ expiresAt: new Date(0) }).where(eq(organizationInvitations.id, expired.body.id));
-    expectProblem(await client.post("/auth/signup/ticket", { ticket: expired.body.token, password: STRONG_PASSWORD }), 410, "invitation_expired");
+    /** Invites a fresh address; answers the invitation's id and its mail ticket. */
+    const invite = async () => {
+      const email = uniqueEmail();
+      const res = await owner.client.post(`/organizations/${orgId}/invitations`, { email, role: "member" });
+      return { id: res.body.id as string, ticket: await emailedTicket(email) };
+    };
+    const revoked = await invite();
+    await owner.client.delete(`/organizations/${orgId}/invitations/${revoked.id}`);
+    expectProblem(await client.post("/auth/signup/ticket", { ticket: revoked.ticket, password: STRONG_PASSWORD }), 410, "invitation_revoked");
+    const expired = await invite();
+    await getDb().update(organizationInvitations).set({ expiresAt: new Date(0) }).where(eq(organizationInvitations.id, expired.id));
+    expectProblem(await client.post("/auth/signup/ticket", { ticket: expired.ticket, password: STRONG_PASSWORD }), 410, "invitation_expired");
     expectProblem(await client.post("/auth/signup/ticket", { ticket: "unknown", password: STRONG_PASSWORD }), 404, "resource_not_found");
-    const live = await owner.client.post(`/organizations/${orgId}/invitations`, { email: uniqueEmail(), role: "member" });
-    expectProblem(await client.post("/auth/signup/ticket", { ticket: live.body.token, password: "password" }), 400, "password_too_weak");
-    expectProblem(await client.post("/auth/signup/ticket", { ticket: live.body.token }), 400, "invalid_request");
-    expectProblem(await client.post("/auth/signup/ticket", { ticket: live.body.token, password: STRONG_PASSWORD, name: 7 }), 400, "invalid_request");
+    const live = await invite();
+    expectProblem(await client.post("/auth/signup/ticket", { ticket: live.ticket, password: "password" }), 400, "password_too_weak");
+    expectProblem(await client.post("/auth/signup/ticket", { ticket: live.ticket }), 400, "invalid_request");
+    expectProblem(await client.post("/auth/signup/ticket", { ticket: live.ticket, password: STRONG_PASSWORD, name: 7 }), 400, "invalid_request");
     expectProblem(await client.post("/auth/signup/ticket", [1]), 400, "invalid_request");
   });
 });
@@ -364,5 +492,158 @@ describe("Server API invitations", () => {
     expectProblem(await other.api.post(`/organizations/${orgId}/invitations`, { email, role: "member" }), 404, "resource_not_found");
     expectProblem(await env.api.post(`/organizations/${orgId}/invitations`, { email, role: "ghost" }), 400, "invalid_request");
     expectProblem(await env.api.get(`/organizations/${orgId}/invitations?status=nope`), 400, "invalid_request");
+  });
+});
+
+describe("Server API resend and revoke", () => {
+  it("resends with the operator as actor: a new token and ticket, the old link dies, the email carries the new ticket", async () => {
+    const { env, owner, orgId } = await setup();
+    const email = uniqueEmail("invitee");
+    // An owner invitation: the back-end is trusted with it, as with inviting.
+    const invited = await owner.client.post(`/organizations/${orgId}/invitations`, { email, role: "owner" });
+    const resent = await env.api.post(`/organizations/${orgId}/invitations/${invited.body.id}/resend`);
+    expect(resent.status, resent.text).toBe(200);
+    expect(resent.body).toMatchObject({ id: invited.body.id, organizationId: orgId, email, role: "owner" });
+    expect(resent.body.token).not.toBe(invited.body.token);
+    const ticket = await emailedTicket(email);
+    expect(ticket).not.toBe(resent.body.token);
+    const [row] = await getDb().select().from(organizationInvitations).where(eq(organizationInvitations.id, invited.body.id));
+    expect(row?.tokenHash).toBe(sha256(resent.body.token));
+    expect(row?.ticketHash).toBe(sha256(ticket));
+    expect(row?.sendCount).toBe(2);
+    const [event] = await getDb().select().from(events).where(and(eq(events.subjectId, orgId), eq(events.type, "organization.invitation_resent")));
+    expect(event).toMatchObject({ actorType: "secret_key", data: { invitationId: invited.body.id } });
+  });
+
+  it("revokes with the operator as actor, idempotently; the link then answers invitation_revoked and resend 410", async () => {
+    const { env, owner, orgId } = await setup();
+    const email = uniqueEmail("invitee");
+    const invited = await owner.client.post(`/organizations/${orgId}/invitations`, { email, role: "owner" });
+    const revoked = await env.api.delete(`/organizations/${orgId}/invitations/${invited.body.id}`);
+    expect(revoked.status, revoked.text).toBe(200);
+    expect(revoked.body).toMatchObject({ id: invited.body.id, status: "revoked", invitedBy: owner.id });
+    expect(revoked.body).not.toHaveProperty("token");
+    const again = await env.api.delete(`/organizations/${orgId}/invitations/${invited.body.id}`);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(revoked.body);
+    const audited = await getDb().select().from(events).where(and(eq(events.subjectId, orgId), eq(events.type, "organization.invitation_revoked")));
+    expect(audited).toMatchObject([{ actorType: "secret_key" }]);
+    expectProblem(await env.api.post(`/organizations/${orgId}/invitations/${invited.body.id}/resend`), 410, "invitation_revoked");
+    await createUser(env.api, { email, password: STRONG_PASSWORD });
+    const { client } = await signedInClient(env.publishableKey, email);
+    expectProblem(await client.post("/organizations/invitations/accept", { token: invited.body.token }), 410, "invitation_revoked");
+  });
+
+  it("answers an accepted invitation with invitation_already_accepted, for resend and revoke", async () => {
+    const { env, owner, orgId } = await setup();
+    const email = uniqueEmail("invitee");
+    const invited = await owner.client.post(`/organizations/${orgId}/invitations`, { email, role: "member" });
+    await createUser(env.api, { email, password: STRONG_PASSWORD });
+    const { client } = await signedInClient(env.publishableKey, email);
+    expect((await client.post("/organizations/invitations/accept", { token: invited.body.token })).status).toBe(200);
+    expectProblem(await env.api.post(`/organizations/${orgId}/invitations/${invited.body.id}/resend`), 409, "invitation_already_accepted");
+    expectProblem(await env.api.delete(`/organizations/${orgId}/invitations/${invited.body.id}`), 409, "invitation_already_accepted");
+  });
+
+  it("keeps to the organization and the environment: unknown ids, another organization's and another environment's are 404", async () => {
+    const { env, owner, orgId } = await setup();
+    const invited = await owner.client.post(`/organizations/${orgId}/invitations`, { email: uniqueEmail(), role: "member" });
+    const otherOrg = await organization(env, [{ id: owner.id, role: "owner" }]);
+    const other = await newEnvironment();
+    for (const path of [
+      `/organizations/${orgId}/invitations/${unknownId()}`,
+      `/organizations/${unknownId()}/invitations/${invited.body.id}`,
+      `/organizations/${otherOrg}/invitations/${invited.body.id}`,
+    ]) {
+      expectProblem(await env.api.delete(path), 404, "resource_not_found");
+      expectProblem(await env.api.post(`${path}/resend`), 404, "resource_not_found");
+    }
+    expectProblem(await other.api.delete(`/organizations/${orgId}/invitations/${invited.body.id}`), 404, "resource_not_found");
+    expectProblem(await other.api.post(`/organizations/${orgId}/invitations/${invited.body.id}/resend`), 404, "resource_not_found");
+    const [row] = await getDb().select().from(organizationInvitations).where(eq(organizationInvitations.id, invited.body.id));
+    expect(row).toMatchObject({ status: "pending", sendCount: 1 });
+  });
+
+  it("answers hostile input and a missing key with 4xx problems", async () => {
+    const { env, owner, orgId } = await setup();
+    const invited = await owner.client.post(`/organizations/${orgId}/invitations`, { email: uniqueEmail(), role: "member" });
+    expectProblem(await env.api.delete(`/organizations/${orgId}/invitations/nope`), 400, "invalid_request");
+    expectProblem(await env.api.post(`/organizations/${orgId}/invitations/${"9".repeat(300)}/resend`), 400, "invalid_request");
+    expectProblem(await env.api.post(`/organizations/not-a-uuid/invitations/${invited.body.id}/resend`), 400, "invalid_request");
+    expectProblem(await env.api.get(`/organizations/${orgId}/invitations/${invited.body.id}`), 405, "method_not_allowed");
+    expectProblem(await env.api.get(`/organizations/${orgId}/invitations/${invited.body.id}/resend`), 405, "method_not_allowed");
+    expectProblem(await owner.client.post(`/organizations/${orgId}/invitations/${invited.body.id}/resend`, undefined, { authorization: "Bearer nope" }), 401, "unauthorized");
+  });
+
+  it("counts resends against rateLimits.organizationInvitations per organization, as the Client API does", async () => {
+    const { env, owner, orgId } = await setup();
+    await env.api.patch("/environment", { rateLimits: { organizationInvitations: { limit: 2, windowSeconds: 3600 } } });
+    const invited = await env.api.post(`/organizations/${orgId}/invitations`, { email: uniqueEmail(), role: "member" });
+    expect((await env.api.post(`/organizations/${orgId}/invitations/${invited.body.id}/resend`)).status).toBe(200);
+    expectProblem(await env.api.post(`/organizations/${orgId}/invitations/${invited.body.id}/resend`), 429, "rate_limited");
+    // The Client API shares the organization's count.
+    expectProblem(await owner.client.post(`/organizations/${orgId}/invitations/${invited.body.id}/resend`), 429, "rate_limited");
+    const otherOrg = await organization(env, [{ id: owner.id, role: "owner" }]);
+    const elsewhere = await env.api.post(`/organizations/${otherOrg}/invitations`, { email: uniqueEmail(), role: "member" });
+    expect((await env.api.post(`/organizations/${otherOrg}/invitations/${elsewhere.body.id}/resend`)).status).toBe(200);
+  });
+});
+
+describe("invitation list pages", () => {
+  /** `n` pending invitations made through the Server API, newest first as the list orders them. */
+  async function invitations(env: Env, orgId: string, n: number): Promise<string[]> {
+    const ids: string[] = [];
+    for (let i = 0; i < n; i++) ids.push((await env.api.post(`/organizations/${orgId}/invitations`, { email: uniqueEmail(), role: "member" })).body.id);
+    return ids.reverse();
+  }
+
+  it("pages by keyset with limit and cursor, on the Client and the Server API alike", async () => {
+    const { env, owner, orgId } = await setup();
+    const ids = await invitations(env, orgId, 5);
+    for (const get of [(path: string) => owner.client.get(path), (path: string) => env.api.get(path)]) {
+      const first = await get(`/organizations/${orgId}/invitations?limit=2`);
+      expect(first.status, first.text).toBe(200);
+      expect(first.body).toMatchObject({ hasMore: true, nextCursor: ids[1] });
+      expect(first.body.items.map((i: { id: string }) => i.id)).toEqual(ids.slice(0, 2));
+      const second = await get(`/organizations/${orgId}/invitations?limit=2&cursor=${first.body.nextCursor}`);
+      expect(second.body.items.map((i: { id: string }) => i.id)).toEqual(ids.slice(2, 4));
+      const last = await get(`/organizations/${orgId}/invitations?limit=2&cursor=${second.body.nextCursor}`);
+      expect(last.body).toMatchObject({ hasMore: false, nextCursor: null });
+      expect(last.body.items.map((i: { id: string }) => i.id)).toEqual(ids.slice(4));
+      expect((await get(`/organizations/${orgId}/invitations`)).body).toMatchObject({ hasMore: false, nextCursor: null, items: ids.map((id) => ({ id })) });
+    }
+  });
+
+  it("pages within a status, and a cursor whose invitation changed status meanwhile still continues the list", async () => {
+    const { env, orgId } = await setup();
+    const ids = await invitations(env, orgId, 4);
+    const first = await env.api.get(`/organizations/${orgId}/invitations?limit=2`);
+    await env.api.delete(`/organizations/${orgId}/invitations/${first.body.nextCursor}`);
+    await env.api.delete(`/organizations/${orgId}/invitations/${ids[3]}`);
+    const rest = await env.api.get(`/organizations/${orgId}/invitations?limit=2&cursor=${first.body.nextCursor}`);
+    expect(rest.body).toMatchObject({ items: [{ id: ids[2] }], hasMore: false, nextCursor: null });
+    const revoked = await env.api.get(`/organizations/${orgId}/invitations?status=revoked&limit=1`);
+    expect(revoked.body).toMatchObject({ items: [{ id: ids[1] }], hasMore: true, nextCursor: ids[1] });
+    const revokedRest = await env.api.get(`/organizations/${orgId}/invitations?status=revoked&limit=1&cursor=${ids[1]}`);
+    expect(revokedRest.body).toMatchObject({ items: [{ id: ids[3] }], hasMore: false });
+  });
+
+  it("answers a cursor of another organization or environment, or no id at all, with 400 invalid_request", async () => {
+    const { env, owner, orgId } = await setup();
+    await invitations(env, orgId, 2);
+    const otherOrg = await organization(env, [{ id: owner.id, role: "owner" }]);
+    const [foreignInOrg] = await invitations(env, otherOrg, 1);
+    const other = await newEnvironment();
+    const otherEnvOrg = await organization(other, []);
+    const [foreignInEnv] = await invitations(other, otherEnvOrg, 1);
+    for (const cursor of [foreignInOrg, foreignInEnv, unknownId()]) {
+      const res = await env.api.get(`/organizations/${orgId}/invitations?cursor=${cursor}`);
+      expectProblem(res, 400, "invalid_request");
+      expect(res.body.detail).toContain("cursor");
+      expectProblem(await owner.client.get(`/organizations/${orgId}/invitations?cursor=${cursor}`), 400, "invalid_request");
+    }
+    for (const query of ["cursor=nope", "limit=0", "limit=101", "limit=-1", "limit=1.5", "limit=abc", "extra=1"]) {
+      expectProblem(await env.api.get(`/organizations/${orgId}/invitations?${query}`), 400, "invalid_request");
+    }
   });
 });

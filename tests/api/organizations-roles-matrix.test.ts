@@ -7,7 +7,8 @@ import { memberWithRole, organizationWithOwner, signedInUser, type TestEnvironme
 /*
  * The role matrix: every Client API organization operation, called by each kind of
  * caller. Members of any role read; only roles granting org:members:manage change
- * or remove others; everyone outside the organization gets 404, as if it did not exist.
+ * or remove others, and only those granting org:settings:manage change or delete the
+ * organization; everyone outside the organization gets 404, as if it did not exist.
  */
 
 const CUSTOM_ROLES = [
@@ -16,16 +17,22 @@ const CUSTOM_ROLES = [
   { key: "member", name: "Member", permissions: [] },
   { key: "manager", name: "Member manager", permissions: ["org:members:manage"] },
   { key: "viewer", name: "Viewer", permissions: ["app:reports:read", "org:invitations:manage", "org:settings:manage"] },
+  { key: "guest", name: "Guest", permissions: [] },
 ];
 
 type Caller = "owner" | "admin" | "member" | "manager" | "viewer" | "nonMember" | "otherOrgMember" | "otherEnvironmentUser";
 const CALLERS: Caller[] = ["owner", "admin", "member", "manager", "viewer", "nonMember", "otherOrgMember", "otherEnvironmentUser"];
 const MANAGERS: ReadonlySet<Caller> = new Set<Caller>(["owner", "admin", "manager"]);
 const MEMBERS: ReadonlySet<Caller> = new Set<Caller>(["owner", "admin", "member", "manager", "viewer"]);
+/** The custom "viewer" has org:settings:manage, the custom "manager" lacks it. */
+const SETTINGS_MANAGERS: ReadonlySet<Caller> = new Set<Caller>(["owner", "admin", "viewer"]);
+const INVITERS: ReadonlySet<Caller> = new Set<Caller>(["owner", "admin", "viewer"]);
+const MEMBER_ROLES = ["admin", "member", "manager", "viewer"] as const;
 
 let env: TestEnvironment;
 let organizationId: string;
 const clients = {} as Record<Caller, ClientApi>;
+const userIds = {} as Record<(typeof MEMBER_ROLES)[number] | "owner", string>;
 
 beforeAll(async () => {
   env = await newEnvironment();
@@ -34,12 +41,28 @@ beforeAll(async () => {
   const created = await organizationWithOwner(env, "Matrix Org");
   organizationId = created.organization.id;
   clients.owner = created.owner.client;
-  for (const role of ["admin", "member", "manager", "viewer"] as const) clients[role] = (await memberWithRole(env, organizationId, role)).client;
+  userIds.owner = created.owner.user.id;
+  for (const role of MEMBER_ROLES) {
+    const member = await memberWithRole(env, organizationId, role);
+    clients[role] = member.client;
+    userIds[role] = member.user.id;
+  }
   clients.nonMember = (await signedInUser(env)).client;
   clients.otherOrgMember = (await organizationWithOwner(env, "Other Org")).owner.client;
   // A user of another environment, signed in there, asking that environment about this organization.
   clients.otherEnvironmentUser = (await organizationWithOwner(await newEnvironment(), "Elsewhere")).owner.client;
 });
+
+/** A fresh organization with the matrix's members in the same roles, for an operation that destroys it. */
+async function disposableOrganization(): Promise<string> {
+  const res = await env.api.post("/organizations", { name: "Disposable", createdBy: userIds.owner });
+  expect(res.status, res.text).toBe(201);
+  for (const role of MEMBER_ROLES) {
+    const added = await env.api.post(`/organizations/${res.body.id}/members`, { userId: userIds[role], role });
+    expect(added.status, added.text).toBe(201);
+  }
+  return res.body.id as string;
+}
 
 function expectOutcome(res: ApiResponse, caller: Caller, allowed: boolean, success: number): void {
   if (!MEMBERS.has(caller)) return expectProblem(res, 404, "resource_not_found");
@@ -71,12 +94,12 @@ describe("the role matrix", () => {
 
   it.each(CALLERS)("PATCH /organizations/{id}/members/{userId} as %s", async (caller) => {
     const target = await memberWithRole(env, organizationId, "member");
-    const res = await clients[caller].patch(`/organizations/${organizationId}/members/${target.user.id}`, { role: "viewer" });
+    const res = await clients[caller].patch(`/organizations/${organizationId}/members/${target.user.id}`, { role: "guest" });
     expectOutcome(res, caller, MANAGERS.has(caller), 200);
-    if (res.status === 200) expect(res.body).toMatchObject({ userId: target.user.id, role: "viewer", roleName: "Viewer", email: target.email });
+    if (res.status === 200) expect(res.body).toMatchObject({ userId: target.user.id, role: "guest", roleName: "Guest", email: target.email });
     const after = await env.api.get(`/organizations/${organizationId}/members?limit=100`);
     const stored = after.body.items.find((m: { userId: string }) => m.userId === target.user.id);
-    expect(stored.role).toBe(MANAGERS.has(caller) ? "viewer" : "member");
+    expect(stored.role).toBe(MANAGERS.has(caller) ? "guest" : "member");
   });
 
   it.each(CALLERS)("DELETE /organizations/{id}/members/{userId} (someone else) as %s", async (caller) => {
@@ -85,6 +108,54 @@ describe("the role matrix", () => {
     expectOutcome(res, caller, MANAGERS.has(caller), 204);
     const stillThere = await target.client.get(`/organizations/${organizationId}`);
     expect(stillThere.status).toBe(MANAGERS.has(caller) ? 404 : 200);
+  });
+
+  it.each(CALLERS)("PATCH /organizations/{id} (settings) as %s", async (caller) => {
+    const logoUrl = `https://cdn.example.com/${caller}.png`;
+    const res = await clients[caller].patch(`/organizations/${organizationId}`, { logoUrl });
+    expectOutcome(res, caller, SETTINGS_MANAGERS.has(caller), 200);
+    if (res.status === 200) expect(res.body).toMatchObject({ id: organizationId, logoUrl, role: caller });
+    const after = await env.api.get(`/organizations/${organizationId}`);
+    expect(after.body.logoUrl === logoUrl).toBe(SETTINGS_MANAGERS.has(caller));
+  });
+
+  it.each(CALLERS)("DELETE /organizations/{id} as %s", async (caller) => {
+    const disposable = await disposableOrganization();
+    const res = await clients[caller].delete(`/organizations/${disposable}`);
+    // org:settings:manage and the owner role: deleting removes the owners with it.
+    expectOutcome(res, caller, caller === "owner", 204);
+    if (res.status === 403) expect(res.body.detail).toMatch(SETTINGS_MANAGERS.has(caller) ? /only an owner/ : /org:settings:manage/);
+    expect((await env.api.get(`/organizations/${disposable}`)).status).toBe(caller === "owner" ? 404 : 200);
+  });
+
+  it.each(CALLERS)("POST /organizations/{id}/invitations as %s", async (caller) => {
+    const email = `matrix-${caller}-${Date.now()}@example.com`;
+    const res = await clients[caller].post(`/organizations/${organizationId}/invitations`, { email, role: "guest" });
+    expectOutcome(res, caller, INVITERS.has(caller), 200);
+    const pending = await env.api.get(`/organizations/${organizationId}/invitations?limit=100`);
+    expect(pending.body.items.some((i: { email: string }) => i.email === email)).toBe(INVITERS.has(caller));
+  });
+
+  it.each(CALLERS)("GET /organizations/{id}/invitations as %s", async (caller) => {
+    const res = await clients[caller].get(`/organizations/${organizationId}/invitations`);
+    expectOutcome(res, caller, INVITERS.has(caller), 200);
+    if (res.status === 200) for (const item of res.body.items) expect(item).not.toHaveProperty("token");
+  });
+
+  it.each(CALLERS)("resend and revoke an invitation as %s", async (caller) => {
+    const invited = await env.api.post(`/organizations/${organizationId}/invitations`, { email: `matrix-r-${caller}-${Date.now()}@example.com`, role: "guest" });
+    expect(invited.status, invited.text).toBe(201);
+    const base = `/organizations/${organizationId}/invitations/${invited.body.id}`;
+    expectOutcome(await clients[caller].post(`${base}/resend`), caller, INVITERS.has(caller), 200);
+    expectOutcome(await clients[caller].delete(base), caller, INVITERS.has(caller), 200);
+    const revoked = await env.api.get(`/organizations/${organizationId}/invitations?status=revoked&limit=100`);
+    expect(revoked.body.items.some((i: { id: string }) => i.id === invited.body.id)).toBe(INVITERS.has(caller));
+  });
+
+  it.each(CALLERS)("POST /organizations/active as %s", async (caller) => {
+    const res = await clients[caller].post("/organizations/active", { organizationId });
+    expectOutcome(res, caller, true, 200);
+    await clients[caller].post("/organizations/active", { organizationId: null });
   });
 
   it.each(CALLERS)("GET /organizations (list mine) as %s lists only its own organizations", async (caller) => {

@@ -1,8 +1,10 @@
 import { and, eq } from "drizzle-orm";
+import { decodeJwt } from "jose";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { events } from "@/db/schema";
-import { expectProblem, type ApiResponse } from "../helpers/api";
+import { events, organizationInvitations, organizationMemberships, organizations } from "@/db/schema";
+import { call, expectProblem, problemFields, type ApiResponse } from "../helpers/api";
+import { ageSignIn, type ClientApi } from "../helpers/client";
 import { newEnvironment, unknownId } from "../helpers/fixtures";
 import { memberWithRole, organizationWithOwner, signedInUser } from "../helpers/organizations";
 
@@ -184,3 +186,185 @@ describe("owner rules", () => {
     expectProblem(await owner.client.delete(`${base}/${unknownId()}`), 404, "resource_not_found");
   });
 });
+
+async function storedOrganization(organizationId: string) {
+  const [row] = await getDb().select().from(organizations).where(eq(organizations.id, organizationId));
+  return row ?? null;
+}
+
+describe("PATCH /_svc/organizations/{id} (settings)", () => {
+  it("changes name, slug and logo, answers the organization with the caller's role, and audits the fields", async () => {
+    const env = await newEnvironment();
+    const { owner, organization } = await organizationWithOwner(env);
+    const res = await owner.client.patch(`/organizations/${organization.id}`, { name: "Acme Holdings", slug: "acme-holdings", logoUrl: "https://cdn.example.com/acme.png" });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({
+      id: organization.id,
+      name: "Acme Holdings",
+      slug: "acme-holdings",
+      logoUrl: "https://cdn.example.com/acme.png",
+      role: "owner",
+      roleName: "Owner",
+      permissions: ["org:members:manage", "org:invitations:manage", "org:settings:manage"],
+    });
+    expect((await owner.client.get(`/organizations/${organization.id}`)).body).toEqual(res.body);
+    // null removes the logo; a field left out stays as it was.
+    const cleared = await owner.client.patch(`/organizations/${organization.id}`, { logoUrl: null });
+    expect(cleared.body).toMatchObject({ name: "Acme Holdings", slug: "acme-holdings", logoUrl: null });
+    const updates = (await organizationEvents(env.environmentId, organization.id)).filter((e) => e.type === "organization.updated");
+    expect(updates).toEqual([
+      { type: "organization.updated", actorId: owner.user.id, data: { fields: ["name", "slug", "logoUrl"] } },
+      { type: "organization.updated", actorId: owner.user.id, data: { fields: ["logoUrl"] } },
+    ]);
+  });
+
+  it("answers 409 identifier_exists for a slug another organization of the environment has, and changes nothing", async () => {
+    const env = await newEnvironment();
+    const { owner, organization } = await organizationWithOwner(env, "First");
+    await organizationWithOwner(env, "Taken Name");
+    const res = await owner.client.patch(`/organizations/${organization.id}`, { name: "Renamed", slug: "taken-name" });
+    expectProblem(res, 409, "identifier_exists");
+    expect(res.body.detail).toMatch(/slug/);
+    expect(await storedOrganization(organization.id)).toMatchObject({ name: "First", slug: "first" });
+    // Slugs are unique per environment only: another environment's is free to reuse.
+    const elsewhere = await organizationWithOwner(await newEnvironment(), "Elsewhere");
+    expect((await elsewhere.owner.client.patch(`/organizations/${elsewhere.organization.id}`, { slug: "taken-name" })).status).toBe(200);
+  });
+
+  it("refuses hostile input with 400 problem+json naming the field, and changes nothing", async () => {
+    const env = await newEnvironment();
+    const { owner, organization } = await organizationWithOwner(env);
+    const path = `/organizations/${organization.id}`;
+    const cases: [unknown, string][] = [
+      [{}, "body"],
+      [{ name: "" }, "name"],
+      [{ name: "   " }, "name"],
+      [{ name: 5 }, "name"],
+      [{ name: null }, "name"],
+      [{ name: "x".repeat(101) }, "name"],
+      [{ slug: "Not A Slug" }, "slug"],
+      [{ slug: "-leading" }, "slug"],
+      [{ slug: "double--hyphen" }, "slug"],
+      [{ slug: "x".repeat(61) }, "slug"],
+      [{ slug: null }, "slug"],
+      [{ logoUrl: "javascript:alert(1)" }, "logoUrl"],
+      [{ logoUrl: "data:image/png;base64,AAAA" }, "logoUrl"],
+      [{ logoUrl: "not a url" }, "logoUrl"],
+      [{ logoUrl: `https://example.com/${"a".repeat(2100)}` }, "logoUrl"],
+      [{ publicMetadata: { plan: "pro" } }, "body"],
+      [{ privateMetadata: {} }, "body"],
+      [{ name: "Ok", role: "owner" }, "body"],
+      [null, "body"],
+      [[], "body"],
+      ["rename", "body"],
+    ];
+    for (const [body, field] of cases) {
+      const res = await owner.client.patch(path, body);
+      expectProblem(res, 400, "invalid_request");
+      expect(problemFields(res), JSON.stringify(body)).toContain(field);
+    }
+    expectProblem(await owner.client.patch("/organizations/not-a-uuid", { name: "X" }), 400, "invalid_request");
+    const huge = await owner.client.patch(path, { name: "x".repeat(70_000) });
+    expectProblem(huge, 413, "payload_too_large");
+    const malformed = await call("PATCH", `/_svc${path}`, {
+      headers: { "x-api-key": env.publishableKey, authorization: `Bearer ${owner.token}`, "content-type": "application/json" },
+      rawBody: '{"name": ',
+    });
+    expectProblem(malformed, 400, "invalid_request");
+    expect(await storedOrganization(organization.id)).toMatchObject({ name: "Acme Inc", slug: "acme-inc", logoUrl: null });
+  });
+
+  it("answers 404 to a non-member, a member of another organization and another environment's user; 403 to a member without org:settings:manage", async () => {
+    const env = await newEnvironment();
+    const { organization } = await organizationWithOwner(env);
+    const member = await memberWithRole(env, organization.id, "member");
+    const stranger = await signedInUser(env);
+    const otherOrgOwner = (await organizationWithOwner(env, "Other")).owner;
+    const foreigner = await signedInUser(await newEnvironment());
+    for (const outsider of [stranger, otherOrgOwner, foreigner]) {
+      const res = await outsider.client.patch(`/organizations/${organization.id}`, { name: "Hijacked" });
+      expectProblem(res, 404, "resource_not_found");
+      expect(res.text).not.toContain("Acme");
+    }
+    expectProblem(await stranger.client.patch(`/organizations/${unknownId()}`, { name: "X" }), 404, "resource_not_found");
+    const refused = await member.client.patch(`/organizations/${organization.id}`, { name: "Hijacked" });
+    expectProblem(refused, 403, "forbidden");
+    expect(refused.body.detail).toContain("org:settings:manage");
+    expect((await storedOrganization(organization.id))?.name).toBe("Acme Inc");
+  });
+
+  it("needs a signed-in user", async () => {
+    const env = await newEnvironment();
+    const { organization } = await organizationWithOwner(env);
+    const { clientApi } = await import("../helpers/client");
+    expectProblem(await clientApi(env.publishableKey).patch(`/organizations/${organization.id}`, { name: "X" }), 401, "unauthorized");
+  });
+});
+
+describe("DELETE /_svc/organizations/{id}", () => {
+  it("deletes the organization with its memberships and invitations, audited; its members then get 404", async () => {
+    const env = await newEnvironment();
+    const { owner, organization } = await organizationWithOwner(env);
+    const member = await memberWithRole(env, organization.id, "member");
+    const invited = await env.api.post(`/organizations/${organization.id}/invitations`, { email: "new@example.com", role: "member" });
+    expect(invited.status, invited.text).toBe(201);
+    const res = await owner.client.delete(`/organizations/${organization.id}`);
+    expect(res.status, res.text).toBe(204);
+    expect(res.text).toBe("");
+    expect(await storedOrganization(organization.id)).toBeNull();
+    expect(await getDb().select().from(organizationMemberships).where(eq(organizationMemberships.organizationId, organization.id))).toEqual([]);
+    expect(await getDb().select().from(organizationInvitations).where(eq(organizationInvitations.organizationId, organization.id))).toEqual([]);
+    const deleted = (await organizationEvents(env.environmentId, organization.id)).find((e) => e.type === "organization.deleted");
+    expect(deleted).toEqual({ type: "organization.deleted", actorId: owner.user.id, data: { slug: "acme-inc", members: 2 } });
+    expectProblem(await member.client.get(`/organizations/${organization.id}`), 404, "resource_not_found");
+    expect((await member.client.get("/organizations")).body.items).toEqual([]);
+    expectProblem(await owner.client.delete(`/organizations/${organization.id}`), 404, "resource_not_found");
+  });
+
+  it("drops org_* claims at the next refresh of every session that had it active", async () => {
+    const env = await newEnvironment();
+    const { owner, organization } = await organizationWithOwner(env);
+    const member = await memberWithRole(env, organization.id, "member");
+    for (const { client } of [owner, member]) {
+      const active = await client.post("/organizations/active", { organizationId: organization.id });
+      expect(active.status, active.text).toBe(200);
+      expect(await refreshedClaims(client)).toMatchObject({ org_id: organization.id });
+    }
+    expect((await owner.client.delete(`/organizations/${organization.id}`)).status).toBe(204);
+    for (const { client } of [owner, member]) {
+      const claims = await refreshedClaims(client);
+      expect(claims).not.toHaveProperty("org_id");
+      expect(claims).not.toHaveProperty("org_role");
+      expect(claims).not.toHaveProperty("org_permissions");
+      expect((await client.get("/client")).body.activeOrganizationId).toBeNull();
+    }
+  });
+
+  it("needs a recent sign-in: a session that proved nothing lately gets 403 reverification_required and deletes nothing", async () => {
+    const env = await newEnvironment();
+    const { owner, organization } = await organizationWithOwner(env);
+    await ageSignIn(owner.sessionId);
+    expectProblem(await owner.client.delete(`/organizations/${organization.id}`), 403, "reverification_required");
+    expect(await storedOrganization(organization.id)).not.toBeNull();
+  });
+
+  it("answers 404 to outsiders, 403 to a member without org:settings:manage, 400 to a malformed id, 401 signed out; deletes nothing", async () => {
+    const env = await newEnvironment();
+    const { organization } = await organizationWithOwner(env);
+    const member = await memberWithRole(env, organization.id, "member");
+    const outsiders = [await signedInUser(env), (await organizationWithOwner(env, "Other")).owner, await signedInUser(await newEnvironment())];
+    for (const outsider of outsiders) expectProblem(await outsider.client.delete(`/organizations/${organization.id}`), 404, "resource_not_found");
+    expectProblem(await member.client.delete(`/organizations/${organization.id}`), 403, "forbidden");
+    expectProblem(await member.client.delete(`/organizations/${unknownId()}`), 404, "resource_not_found");
+    expectProblem(await member.client.delete("/organizations/1%20or%201=1"), 400, "invalid_request");
+    const { clientApi } = await import("../helpers/client");
+    expectProblem(await clientApi(env.publishableKey).delete(`/organizations/${organization.id}`), 401, "unauthorized");
+    expect(await storedOrganization(organization.id)).not.toBeNull();
+  });
+});
+
+async function refreshedClaims(client: ClientApi) {
+  const res = await client.post("/auth/token");
+  expect(res.status, res.text).toBe(200);
+  return decodeJwt(res.body.accessToken as string);
+}

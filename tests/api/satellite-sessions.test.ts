@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
+import { publicUrl } from "@/lib/config/runtime";
 import { events, oneTimeCodes, sessions } from "@/db/schema";
 import { randomToken, sha256 } from "@/lib/crypto/tokens";
 import { s256Challenge } from "@/lib/tickets/pkce";
@@ -31,8 +32,8 @@ async function signIn(browser: HostBrowser, email: string) {
   return res.body;
 }
 
-async function setup() {
-  const env = await hostedEnvironment(2, "localhost");
+async function setup(hostCount = 2) {
+  const env = await hostedEnvironment(hostCount, "localhost");
   const [primaryHost, satelliteHost] = env.hosts;
   if (!primaryHost || !satelliteHost) throw new Error("two hosts expected");
   const email = uniqueEmail("satellite");
@@ -100,6 +101,18 @@ async function sessionIdOf(browser: HostBrowser): Promise<string> {
 
 async function issuedTickets(userId: string): Promise<number> {
   return (await getDb().select().from(oneTimeCodes).where(and(eq(oneTimeCodes.userId, userId), eq(oneTimeCodes.purpose, "session_ticket")))).length;
+}
+
+/** /sync answers each target with 400 naming redirect_url and no Location; no ticket is issued for any. */
+async function expectSyncRefuses(t: Setup, targets: string[]): Promise<void> {
+  const binding = s256Challenge(randomToken());
+  for (const target of targets) {
+    const res = await t.primary.get(`/_svc/auth/sync?redirect_url=${encodeURIComponent(target)}&binding=${binding}`);
+    expectProblem(res, 400, "invalid_request");
+    expect(problemFields(res), target).toEqual(["redirect_url"]);
+    expect(res.headers.get("location")).toBeNull();
+  }
+  expect(await issuedTickets(t.user.id)).toBe(0);
 }
 
 async function userSessionCount(userId: string): Promise<number> {
@@ -303,15 +316,8 @@ describe("GET /_svc/auth/sync and the satellite's GET /_svc/auth/session/establi
 
   it("redirect_url outside the environment is 400 invalid_request: nothing issued, nothing followed", async () => {
     const t = await setup();
-    const binding = s256Challenge(randomToken());
-    for (const evil of ["https://evil.example/x", "//evil.example/x", "/relative/path", "javascript:alert(1)", `${t.satelliteHost.origin}@evil.example/`, "http://evil.example\\@x", ""]) {
-      const res = await t.primary.get(`/_svc/auth/sync?redirect_url=${encodeURIComponent(evil)}&binding=${binding}`);
-      expectProblem(res, 400, "invalid_request");
-      expect(problemFields(res), evil).toEqual(["redirect_url"]);
-      expect(res.headers.get("location")).toBeNull();
-    }
-    const missing = await t.primary.get(`/_svc/auth/sync?binding=${binding}`);
-    expectProblem(missing, 400, "invalid_request");
+    await expectSyncRefuses(t, ["https://evil.example/x", "//evil.example/x", "/relative/path", "javascript:alert(1)", `${t.satelliteHost.origin}@evil.example/`, "http://evil.example\\@x", ""]);
+    expectProblem(await t.primary.get(`/_svc/auth/sync?binding=${s256Challenge(randomToken())}`), 400, "invalid_request");
     expect(await issuedTickets(t.user.id)).toBe(0);
   });
 
@@ -319,14 +325,7 @@ describe("GET /_svc/auth/sync and the satellite's GET /_svc/auth/session/establi
     const t = await setup();
     const put = await t.api.put("/allowed-origins", { origins: ["myapp://callback", "http://plain.example.org", "https://shop.example.org"] });
     expect(put.status, put.text).toBe(200);
-    const binding = s256Challenge(randomToken());
-    for (const target of ["myapp://callback/x", "http://plain.example.org/cb"]) {
-      const res = await t.primary.get(`/_svc/auth/sync?redirect_url=${encodeURIComponent(target)}&binding=${binding}`);
-      expectProblem(res, 400, "invalid_request");
-      expect(problemFields(res), target).toEqual(["redirect_url"]);
-      expect(res.headers.get("location")).toBeNull();
-    }
-    expect(await issuedTickets(t.user.id)).toBe(0);
+    await expectSyncRefuses(t, ["myapp://callback/x", "http://plain.example.org/cb"]);
   });
 
   it("binding is required: missing or malformed is 400 naming it, nothing issued", async () => {
@@ -340,15 +339,60 @@ describe("GET /_svc/auth/sync and the satellite's GET /_svc/auth/session/establi
     expect(await issuedTickets(t.user.id)).toBe(0);
   });
 
-  it("an https allowed origin outside the frontend hosts may receive the ticket, bound to the binding", async () => {
+  it("regression (finding 1): /sync hands a ticket only to another frontend host's establish: any other page is 400, no ticket row", async () => {
     const t = await setup();
     const shop = "https://shop.example.org";
     expect((await t.api.put("/allowed-origins", { origins: [shop] })).status).toBe(200);
+    const establish = `${t.satelliteHost.origin}/_svc/auth/session/establish`;
+    const back = encodeURIComponent(`${t.satelliteHost.origin}/x`);
+    await expectSyncRefuses(t, [
+      `${t.satelliteHost.origin}/any-page`,
+      `${t.satelliteHost.origin}/_svc/auth/session/establish/x?redirect_url=${back}`,
+      `${shop}/cb`,
+      `${shop}/_svc/auth/session/establish?redirect_url=${back}`,
+      // The host the request came on needs no sync; and PUBLIC_URL serves every environment.
+      `${t.primaryHost.origin}/_svc/auth/session/establish?redirect_url=${back}`,
+      `${new URL(publicUrl()).origin}/_svc/auth/session/establish?pk=${t.publishableKey}&redirect_url=${back}`,
+      // Establish must not be pointed at another environment, nor carry parameters of the caller's.
+      `${establish}?redirect_url=${back}&pk=${t.publishableKey}`,
+      `${establish}?redirect_url=${back}&ticket=planted`,
+      `${establish}?redirect_url=${back}&redirect_url=${encodeURIComponent("https://evil.example/")}`,
+      `${establish}?redirect_url=${back}#frag`,
+      // Its own redirect_url follows the rules of /sync/start.
+      `${establish}?redirect_url=${encodeURIComponent("https://evil.example/x")}`,
+    ]);
+  });
+
+  it("finding 1: a victim sent to /sync with the attacker's binding burns the ticket at establish; the attacker's nonce redeems nothing", async () => {
+    const t = await setup();
+    // The attacker's own nonce cookie on the satellite, and its hash as the binding.
+    const attacker = hostBrowser(t.satelliteHost.host);
+    await attacker.get(`/_svc/auth/sync/start?redirect_url=${encodeURIComponent("/x")}`);
+    const binding = s256Challenge(attacker.jar.get("gh_sync") ?? "");
+    const establish = `${t.satelliteHost.origin}/_svc/auth/session/establish?redirect_url=${encodeURIComponent(`${t.satelliteHost.origin}/any-page`)}`;
+    const synced = await t.primary.get(`/_svc/auth/sync?redirect_url=${encodeURIComponent(establish)}&binding=${binding}`);
+    expect(synced.status, synced.text).toBe(303);
+    const location = synced.headers.get("location") ?? "";
+    expect(location.startsWith(`${t.satelliteHost.origin}/_svc/auth/session/establish?`)).toBe(true);
+    // The victim's browser follows the redirect: no nonce there, so the ticket is spent and the app page gets no ticket.
+    const landed = await t.satellite.get(pathOf(location));
+    expect(landed.headers.get("location")).toBe(`${t.satelliteHost.origin}/any-page?error=invalid_code`);
+    const stolen = await attacker.get(pathOf(location));
+    expect(stolen.headers.get("location")).toBe(`${t.satelliteHost.origin}/any-page?error=invalid_code`);
+    expect(await alive(attacker)).toBe(false);
+    expect(await alive(t.satellite)).toBe(false);
+  });
+
+  it("the ticket goes to the satellite's establish, bound to the binding, with the app's page as its redirect_url", async () => {
+    const t = await setup();
     const binding = s256Challenge(randomToken());
-    const res = await t.primary.get(`/_svc/auth/sync?redirect_url=${encodeURIComponent(`${shop}/cb`)}&binding=${binding}`);
+    const back = `${t.satelliteHost.origin}/cb?x=1`;
+    const establish = `${t.satelliteHost.origin}/_svc/auth/session/establish?redirect_url=${encodeURIComponent(back)}`;
+    const res = await t.primary.get(`/_svc/auth/sync?redirect_url=${encodeURIComponent(establish)}&binding=${binding}`);
     expect(res.status).toBe(303);
     const location = new URL(res.headers.get("location") ?? "");
-    expect(location.origin).toBe(shop);
+    expect(`${location.origin}${location.pathname}`).toBe(`${t.satelliteHost.origin}/_svc/auth/session/establish`);
+    expect(location.searchParams.get("redirect_url")).toBe(back);
     const ticket = location.searchParams.get("ticket") ?? "";
     const [row] = await getDb().select().from(oneTimeCodes).where(eq(oneTimeCodes.tokenHash, sha256(ticket)));
     expect(row?.payload).toMatchObject({ parentSessionId: t.primarySessionId, codeChallenge: null, binding });
@@ -384,10 +428,13 @@ describe("GET /_svc/auth/sync and the satellite's GET /_svc/auth/session/establi
   });
 
   it("a satellite's own sync hands a ticket parented to the primary, so the primary's end reaches every host", async () => {
-    const t = await setup();
+    const t = await setup(3);
     await sync(t);
-    const third = hostBrowser(t.satelliteHost.host);
-    const thirdSessionId = await sync(t, t.satellite, third);
+    const thirdHost = t.hosts[2];
+    if (!thirdHost) throw new Error("three hosts expected");
+    // From the satellite's session, on its host, to the establish of another satellite host.
+    const third = hostBrowser(thirdHost.host);
+    const thirdSessionId = await sync({ ...t, satelliteHost: thirdHost }, t.satellite, third);
     expect((await sessionRow(thirdSessionId)).parentSessionId).toBe(t.primarySessionId);
     await t.primary.post("/_svc/auth/logout");
     expect(await alive(third)).toBe(false);

@@ -8,8 +8,12 @@ async function signInToAccount(page: Page, email: string, password: string): Pro
 }
 
 /** An organization owned by `ownerId`, made through the Server API (the flows under test start after it exists). */
-async function createOrganization(name: string, ownerId: string): Promise<{ id: string; name: string }> {
-  return serverApi(environments().main.secretKey).post<{ id: string; name: string }>("/organizations", { name, createdBy: ownerId });
+async function createOrganization(name: string, ownerId: string): Promise<{ id: string; name: string; slug: string }> {
+  return serverApi(environments().main.secretKey).post<{ id: string; name: string; slug: string }>("/organizations", { name, createdBy: ownerId });
+}
+
+async function addMember(organizationId: string, userId: string, role: string): Promise<void> {
+  await serverApi(environments().main.secretKey).post(`/organizations/${organizationId}/members`, { userId, role });
 }
 
 async function invite(organizationId: string, email: string): Promise<void> {
@@ -113,6 +117,64 @@ test("an invitation opened while signed in as someone else offers to switch acco
   await expect(page.getByText("You are Member in this organization.")).toBeVisible();
 });
 
+test("owner renames the organization, an invalid slug is refused, deletion needs the typed slug; a member sees no settings", async ({ page, browser }) => {
+  const owner = await createUser("org-settings-owner");
+  const member = await createUser("org-settings-member");
+  const suffix = owner.email.slice(19, 25);
+  const organization = await createOrganization(`Lovelace Labs ${suffix}`, owner.id);
+  await addMember(organization.id, member.id, "member");
+  const organizationUrl = `${BASE_URL}/organizations/${organization.id}`;
+
+  // A member without org:settings:manage gets neither the settings nor the delete form.
+  const memberContext = await browser.newContext();
+  const memberPage = await memberContext.newPage();
+  await signInToAccount(memberPage, member.email, member.password);
+  await memberPage.goto(organizationUrl);
+  await expect(memberPage.getByText("You are Member in this organization.")).toBeVisible();
+  await expect(memberPage.getByRole("region", { name: "Settings" })).toHaveCount(0);
+  await expect(memberPage.getByRole("form", { name: "Delete organization" })).toHaveCount(0);
+  await checkPage(memberPage, "organization-settings-member");
+  await memberContext.close();
+
+  await signInToAccount(page, owner.email, owner.password);
+  await page.goto(organizationUrl);
+  const settings = page.getByRole("form", { name: "Settings" });
+  await expect(settings.getByLabel("Organization name")).toHaveValue(organization.name);
+  await expect(settings.getByLabel("Slug")).toHaveValue(organization.slug);
+  await checkPage(page, "organization-settings");
+
+  const renamed = `Analytical Society ${suffix}`;
+  await settings.getByLabel("Organization name").fill(renamed);
+  await settings.getByRole("button", { name: "Save settings" }).click();
+  await expect(settings.getByText("The settings were saved.")).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: renamed })).toBeVisible();
+  await checkPage(page, "organization-settings-saved");
+
+  await settings.getByLabel("Slug").fill("Not A Slug");
+  await settings.getByRole("button", { name: "Save settings" }).click();
+  await expect(settings.getByText("Use lower-case letters and digits, separated by single hyphens, e.g. acme-inc.")).toBeVisible();
+  await expect(settings.getByLabel("Slug")).toHaveAttribute("aria-invalid", "true");
+  await checkPage(page, "organization-settings-invalid-slug");
+  await page.reload();
+  await expect(settings.getByLabel("Slug")).toHaveValue(organization.slug);
+
+  const deletion = page.getByRole("form", { name: "Delete organization" });
+  const confirmation = deletion.getByLabel(`To confirm, type the organization's slug: ${organization.slug}`);
+  await confirmation.fill(renamed);
+  await deletion.getByRole("button", { name: "Delete organization" }).click();
+  await expect(deletion.getByText("Type the slug exactly as shown in the label.")).toBeVisible();
+  await checkPage(page, "organization-delete-refused");
+
+  await confirmation.fill(organization.slug);
+  await deletion.getByRole("button", { name: "Delete organization" }).click();
+  await page.waitForURL(`${BASE_URL}/account?organizationDeleted=1`);
+  await expect(page.getByText("The organization was deleted.")).toBeVisible();
+  await expect(page.getByTestId("organization").filter({ hasText: renamed })).toHaveCount(0);
+  await checkPage(page, "account-organization-deleted");
+  await page.goto(organizationUrl);
+  await expect(page.getByRole("heading", { level: 1, name: "Organization not found" })).toBeVisible();
+});
+
 test("the account page's switcher makes an organization active, then none", async ({ page }) => {
   const user = await createUser("org-switcher");
   await createOrganization("Jacquard Looms", user.id);
@@ -133,6 +195,26 @@ test("the account page's switcher makes an organization active, then none", asyn
   await switcher.getByRole("button", { name: "Use no organization" }).click();
   await expect(page.getByText("No organization is active now.")).toBeVisible();
   await expect(switcher.getByTestId("organization").and(page.locator("[data-active]"))).toHaveCount(0);
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the delete form checks the typed slug on the server", async ({ page }) => {
+    const owner = await createUser("org-settings-nojs");
+    const organization = await createOrganization(`Difference Engine ${owner.email.slice(18, 24)}`, owner.id);
+    await signInToAccount(page, owner.email, owner.password);
+    await page.goto(`/organizations/${organization.id}`);
+    const deletion = page.getByRole("form", { name: "Delete organization" });
+    await deletion.getByLabel(/^To confirm, type the organization's slug/).fill("not-it");
+    await deletion.getByRole("button", { name: "Delete organization" }).click();
+    await expect(page.getByText("Type the slug exactly as shown in the label.")).toBeVisible();
+    await checkPage(page, "organization-delete-refused-no-js", { axe: false });
+    await page.getByRole("form", { name: "Delete organization" }).getByLabel(/^To confirm/).fill(organization.slug);
+    await page.getByRole("form", { name: "Delete organization" }).getByRole("button", { name: "Delete organization" }).click();
+    await page.waitForURL(`${BASE_URL}/account?organizationDeleted=1`);
+    await expect(page.getByText("The organization was deleted.")).toBeVisible();
+  });
 });
 
 test.describe("Danish from the browser's languages", () => {

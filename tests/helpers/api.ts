@@ -123,6 +123,10 @@ export const ALL_SERVER_OPERATIONS: OperationCase[] = [
   { name: "add organization member", method: "POST", path: ({ userId }) => `/organizations/${userId}/members`, body: { userId: "00000000-0000-4000-8000-000000000000", role: "member" } },
   { name: "change organization member role", method: "PATCH", path: ({ userId }) => `/organizations/${userId}/members/${userId}`, body: { role: "admin" } },
   { name: "remove organization member", method: "DELETE", path: ({ userId }) => `/organizations/${userId}/members/${userId}` },
+  { name: "list organization invitations", method: "GET", path: ({ userId }) => `/organizations/${userId}/invitations` },
+  { name: "invite to organization", method: "POST", path: ({ userId }) => `/organizations/${userId}/invitations`, body: { email: "a@example.com", role: "member" } },
+  { name: "resend organization invitation", method: "POST", path: ({ userId }) => `/organizations/${userId}/invitations/${userId}/resend` },
+  { name: "revoke organization invitation", method: "DELETE", path: ({ userId }) => `/organizations/${userId}/invitations/${userId}` },
   { name: "get organization roles", method: "GET", path: () => "/roles" },
   { name: "replace organization roles", method: "PUT", path: () => "/roles", body: { items: [] } },
 ];

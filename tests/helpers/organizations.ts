@@ -7,9 +7,9 @@ export type TestEnvironment = Awaited<ReturnType<typeof newEnvironment>>;
 export async function signedInUser(env: TestEnvironment, body: Record<string, unknown> = {}) {
   const email = uniqueEmail("org");
   const user = await createUser(env.api, { email, ...body });
-  const { token } = await openSession(env.environmentId, user.id);
+  const { session, token } = await openSession(env.environmentId, user.id);
   const client: ClientApi = clientApi(env.publishableKey, { headers: { authorization: `Bearer ${token}` } });
-  return { user, email, client };
+  return { user, email, client, token, sessionId: session.id };
 }
 
 /** An organization created through the Client API by a fresh user, who is its owner. */

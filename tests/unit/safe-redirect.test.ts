@@ -35,7 +35,8 @@ describe("safeRedirect", () => {
     "https://auth.good.com/welcome",
     "myapp://callback/done",
     "/account",
-    "https://gatehouse.good.com/account",
+    "https://gatehouse.good.com/account?pk=pk_test_x",
+    "https://auth.good.com/sign-in?pk=pk_test_x",
   ])("accepts %s", (target) => {
     expect(safeRedirect(target, environment, base).accepted).toBe(true);
   });
@@ -73,6 +74,57 @@ describe("safeRedirect", () => {
     const decision = safeRedirect(target, environment, base);
     expect(decision.accepted).toBe(false);
     expect(decision.url).toBe("https://good.com/home");
+  });
+
+  it("regression (finding 6): PUBLIC_URL serves every environment, so a target there must name this one", () => {
+    const onPublicUrl = { origin: "https://gatehouse.good.com", publishableKey: "pk_test_x" };
+    for (const flowBase of [base, onPublicUrl]) {
+      for (const other of [
+        "https://gatehouse.good.com/sign-in?pk=pk_test_other",
+        "https://gatehouse.good.com/sign-in?pk=pk_test_x&pk=pk_test_other",
+        "https://gatehouse.good.com/sign-in?p%6B=pk_test_other",
+        // pk picks the environment before the Host, on a frontend host too.
+        "https://auth.good.com/sign-in?pk=pk_test_other",
+        "/sign-in?pk=pk_test_other",
+      ]) {
+        expect(safeRedirect(other, environment, flowBase), other).toEqual({ url: "https://good.com/home", accepted: false });
+      }
+      expect(safeRedirect("https://gatehouse.good.com/sign-in?pk=pk_test_x", environment, flowBase).accepted).toBe(true);
+    }
+    // Without pk, PUBLIC_URL shows this environment only to a flow running there (its hosted pages get pk added).
+    expect(safeRedirect("https://gatehouse.good.com/account", environment, onPublicUrl).accepted).toBe(true);
+    expect(safeRedirect("https://gatehouse.good.com/account", environment, base).accepted).toBe(false);
+    // An app's own URLs on an allowed origin are not Gatehouse's: their pk parameter is theirs.
+    expect(safeRedirect("https://good.com/product?pk=42", environment, base).accepted).toBe(true);
+  });
+
+  it("regression (follow-up finding 3): a flow on PUBLIC_URL ends on PUBLIC_URL only with this environment's pk, set when absent", () => {
+    // When PUBLIC_URL's host is also another environment's frontend host, a page without pk shows that environment.
+    const onPublicUrl = { origin: "https://gatehouse.good.com", publishableKey: "pk_test_x" };
+    for (const [target, expected] of [
+      ["https://gatehouse.good.com/forgot-password", "https://gatehouse.good.com/forgot-password?pk=pk_test_x"],
+      ["/second-factor", "https://gatehouse.good.com/second-factor?pk=pk_test_x"],
+      ["/sign-in?error=oauth_failed", "https://gatehouse.good.com/sign-in?error=oauth_failed&pk=pk_test_x"],
+      // The rest of the query keeps its exact spelling; a fragment stays last.
+      ["https://gatehouse.good.com/invitations/accept?token=a%20b~c&x", "https://gatehouse.good.com/invitations/accept?token=a%20b~c&x&pk=pk_test_x"],
+      ["https://GATEHOUSE.good.com:443/account?#top", "https://gatehouse.good.com/account?pk=pk_test_x#top"],
+      // Already naming this environment, in any spelling: left as it is.
+      ["https://gatehouse.good.com/account?pk=pk_test_x", "https://gatehouse.good.com/account?pk=pk_test_x"],
+      ["/account?p%6B=pk_test_x", "https://gatehouse.good.com/account?p%6B=pk_test_x"],
+      // Not Gatehouse's own: an app's URL is not touched.
+      ["https://good.com/after?x=1", "https://good.com/after?x=1"],
+      ["myapp://callback/done", "myapp://callback/done"],
+    ]) {
+      expect(safeRedirect(target, environment, onPublicUrl), target).toEqual({ url: expected, accepted: true });
+    }
+    // Another environment's pk is still refused, not overwritten.
+    expect(safeRedirect("/forgot-password?pk=pk_test_other", environment, onPublicUrl).accepted).toBe(false);
+    // A home URL on PUBLIC_URL, as the fallback, names this environment too.
+    const homeOnPublicUrl = { ...environment, settings: { ...environment.settings, branding: { ...environment.settings.branding, homeUrl: "https://gatehouse.good.com/account" } } };
+    expect(safeRedirect("https://evil.com", homeOnPublicUrl, onPublicUrl)).toEqual({ url: "https://gatehouse.good.com/account?pk=pk_test_x", accepted: false });
+    expect(safeRedirect(null, homeOnPublicUrl, onPublicUrl).url).toBe("https://gatehouse.good.com/account?pk=pk_test_x");
+    // A flow on its own frontend host has no pk to add: its pages pick the environment by that host.
+    expect(safeRedirect("/forgot-password", environment, base)).toEqual({ url: "https://auth.good.com/forgot-password", accepted: true });
   });
 
   it("falls back, accepted, when nothing is requested", () => {

@@ -82,6 +82,11 @@ export default async function AccountPage({ searchParams }: HostedPageProps) {
           providers={reverifyLinks(flow, providers.data, connectedProviders, hasAnyFactor(factors))}
         />
       ) : null}
+      {searchParam(search, "organizationDeleted") ? (
+        <Alert tone="success" role="status">
+          {t.organizations.page.settings.deleted}
+        </Alert>
+      ) : null}
       {searchParam(search, "reverified") ? (
         <Alert tone="success" role="status">
           {t.account.reverify.done}

@@ -13,6 +13,7 @@ import { TextField } from "@/components/ui/text-field";
 import { TextLink } from "@/components/ui/text-link";
 import { NewPasswordField } from "../new-password-field";
 import { SignOutForm } from "../sign-out-form";
+import styles from "../account/account.module.css";
 
 /** Who is looking at the link: nobody signed in, the invited person, or someone else. */
 export type Viewer = { kind: "signedOut" } | { kind: "invitee" } | { kind: "otherAccount"; current: string };
@@ -85,21 +86,24 @@ export function InvitationLanding({ t, flow, token, landing, viewer, minPassword
   return (
     <>
       <Card level={1} title={format(copy.title, { organization: landing.organizationName })} lead={lead}>
-        <h2>{format(copy.signInTitle, { email: landing.email })}</h2>
+        <h2 className={styles.subheading}>{format(copy.signInTitle, { email: landing.email })}</h2>
         <ButtonLink href={hostedHref("/sign-in", { ...flow, redirectUrl: here })} variant="secondary">
           {copy.signIn}
         </ButtonLink>
       </Card>
-      <Card title={copy.createTitle} lead={<p>{format(copy.createLead, { email: landing.email })}</p>}>
-        <ActionForm action={signUpFromInvitationAction} hidden={hidden} aria-label={copy.createTitle}>
-          <TextField name="name" label={t.fields.name} autoComplete="name" hint={t.signUp.nameHint} />
-          <NewPasswordField name="password" label={t.fields.password} t={t} minLength={minPasswordLength} />
-          <FormStatus />
-          <FormActions>
-            <SubmitButton>{copy.createSubmit}</SubmitButton>
-          </FormActions>
-        </ActionForm>
-      </Card>
+      {/* Only the emailed link proves the mailbox: an API token (an app's own email) leads to sign-in only. */}
+      {landing.canCreateAccount && (
+        <Card title={copy.createTitle} lead={<p>{format(copy.createLead, { email: landing.email })}</p>}>
+          <ActionForm action={signUpFromInvitationAction} hidden={hidden} aria-label={copy.createTitle}>
+            <TextField name="name" label={t.fields.name} autoComplete="name" hint={t.signUp.nameHint} />
+            <NewPasswordField name="password" label={t.fields.password} t={t} minLength={minPasswordLength} />
+            <FormStatus />
+            <FormActions>
+              <SubmitButton>{copy.createSubmit}</SubmitButton>
+            </FormActions>
+          </ActionForm>
+        </Card>
+      )}
     </>
   );
 }

@@ -2,7 +2,8 @@ import { invitationsAction, inviteAction, leaveOrganizationAction, membersAction
 import { hostedFlowFields, hostedHref, type HostedFlow } from "@/lib/hosted/hosted-flow";
 import { format, type Messages } from "@/lib/hosted/i18n/messages";
 import { INVITATION_LIFETIME_DAYS } from "@/lib/organizations/invitations";
-import { OWNER_ROLE, type OrgRole } from "@/lib/organizations/roles";
+import { mayManageRole } from "@/lib/organizations/role-authority";
+import { roleOrBare, type OrgRole } from "@/lib/organizations/roles";
 import { ActionForm } from "@/components/ui/action-form";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -37,17 +38,15 @@ export interface PendingInvitation {
   expiresAt: string;
 }
 
-const isOwner = (caller: Caller) => caller.role === OWNER_ROLE;
-
-/** The roles the caller may hand out: only an owner makes owners. */
+/** The roles the caller may hand out (mayManageRole: only an owner makes owners, no one grants beyond their own permissions). */
 export function assignableRoles(caller: Caller, roles: readonly OrgRole[]): OrgRole[] {
-  return roles.filter((role) => role.key !== OWNER_ROLE || isOwner(caller));
+  return roles.filter((role) => mayManageRole(caller, role));
 }
 
-/** Whether the caller may change or remove this (other) member: the permission, and an owner only by an owner. */
-export function canManageMember(caller: Caller, member: { userId: string; role: string }): boolean {
+/** Whether the caller may change or remove this (other) member: the permission, and a role within the caller's reach. */
+export function canManageMember(caller: Caller, member: { userId: string; role: string }, roles: readonly OrgRole[]): boolean {
   if (member.userId === caller.userId || !caller.permissions.includes("org:members:manage")) return false;
-  return member.role !== OWNER_ROLE || isOwner(caller);
+  return mayManageRole(caller, roleOrBare(roles, member.role));
 }
 
 function roleLabel(roles: readonly OrgRole[], key: string): string {
@@ -90,7 +89,7 @@ export function MembersSection({ t, flow, organizationId, caller, roles, members
       <ActionForm action={membersAction} hidden={hidden} aria-label={copy.title}>
         <ul className={styles.list}>
           {members.map((member) => {
-            const manageable = canManageMember(caller, member);
+            const manageable = canManageMember(caller, member, roles);
             return (
               <li key={member.userId} className={styles.item} data-testid="member">
                 <div className={styles.itemMain}>
@@ -103,8 +102,14 @@ export function MembersSection({ t, flow, organizationId, caller, roles, members
                   </span>
                 </div>
                 {manageable ? (
-                  <div className={styles.itemActions}>
-                    <SelectField name={`role:${member.userId}`} label={format(copy.role, { name: displayName(member) })} options={options} defaultValue={member.role} />
+                  <div className={styles.controlRow}>
+                    <SelectField
+                      name={`role:${member.userId}`}
+                      label={format(copy.role, { name: displayName(member) })}
+                      options={options}
+                      defaultValue={member.role}
+                      inline
+                    />
                     <SubmitButton variant="secondary" name="intent" value={`role:${member.userId}`}>
                       {copy.changeRole}
                     </SubmitButton>
@@ -158,10 +163,11 @@ export function InvitationsSection({ t, flow, organizationId, caller, roles, inv
           <SubmitButton>{copy.invite}</SubmitButton>
         </FormActions>
       </ActionForm>
+      <h3 className={styles.subheading}>{copy.pending}</h3>
       {invitations.length === 0 ? (
-        <p>{copy.none}</p>
+        <p className={styles.text}>{copy.none}</p>
       ) : (
-        <ActionForm action={invitationsAction} hidden={hidden} aria-label={copy.title}>
+        <ActionForm action={invitationsAction} hidden={hidden} aria-label={copy.pending}>
           <ul className={styles.list}>
             {invitations.map((invitation) => (
               <li key={invitation.id} className={styles.item} data-testid="invitation">
@@ -171,7 +177,7 @@ export function InvitationsSection({ t, flow, organizationId, caller, roles, inv
                     {format(copy.expires, { role: roleLabel(roles, invitation.role), date: dates.format(new Date(invitation.expiresAt)) })}
                   </span>
                 </div>
-                {invitation.role !== OWNER_ROLE || isOwner(caller) ? (
+                {mayManageRole(caller, roleOrBare(roles, invitation.role)) ? (
                   <div className={styles.itemActions}>
                     <SubmitButton variant="quiet" name="intent" value={`resend:${invitation.id}`} aria-label={format(copy.resendLabel, { email: invitation.email })}>
                       {copy.resend}
@@ -202,7 +208,9 @@ export function LeaveSection({ t, flow, organization, caller }: { t: Messages; f
           <SubmitButton variant="danger">{copy.leave}</SubmitButton>
         </FormActions>
       </ActionForm>
-      <TextLink href={hostedHref("/account", flow)}>{t.organizations.page.back}</TextLink>
+      <p className={styles.backLink}>
+        <TextLink href={hostedHref("/account", flow)}>{t.organizations.page.back}</TextLink>
+      </p>
     </Card>
   );
 }

@@ -3,10 +3,13 @@
 import { refresh } from "next/cache";
 import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
+import { checkDeletionConfirmation } from "../../organizations/deletion-confirmation";
 import {
   createOrganizationEndpoint,
+  deleteMyOrganizationEndpoint,
   removeMemberEndpoint,
   updateMemberRoleEndpoint,
+  updateMyOrganizationEndpoint,
 } from "../../organizations/endpoints";
 import {
   acceptOrganizationInvitationEndpoint,
@@ -15,6 +18,7 @@ import {
   revokeOrganizationInvitationEndpoint,
   signUpFromTicketEndpoint,
 } from "../../organizations/invitations-endpoints";
+import { fieldErrorState } from "../form-errors";
 import { formText, messageErrorState, successState, type FormState } from "../form-state";
 import { hostedHref, type HostedFlow } from "../hosted-flow";
 import { format, type Messages } from "../i18n/messages";
@@ -166,5 +170,49 @@ export async function invitationsAction(_state: FormState, form: FormData): Prom
       refresh();
       return successState(format(t.organizations.page.invitations.revoked, { email: invitation.email }));
     },
+  });
+}
+
+/** The settings form: name, slug and logo URL, all three sent; an empty logo URL removes the logo. */
+export async function organizationSettingsAction(_state: FormState, form: FormData): Promise<FormState> {
+  const values = { name: formText(form, "name"), slug: formText(form, "slug"), logoUrl: formText(form, "logoUrl") };
+  return runOperationAction(form, updateMyOrganizationEndpoint, {
+    describe: (t) => {
+      const copy = t.organizations.page.settings;
+      return {
+        fields: ["name", "slug", "logoUrl"],
+        values,
+        messages: { ...organizationMessages(t), identifier_exists: copy.slugTaken },
+        fieldMessages: { slug: copy.slugInvalid, logoUrl: copy.logoUrlInvalid },
+        codeFields: { identifier_exists: "slug" },
+      };
+    },
+    input: () => ({
+      params: { organizationId: formText(form, "organizationId") },
+      body: { name: values.name.trim(), slug: values.slug.trim(), logoUrl: values.logoUrl.trim() || null },
+    }),
+    then: async (_organization, { t }) => {
+      refresh();
+      return successState(t.organizations.page.settings.saved);
+    },
+  });
+}
+
+/**
+ * "Delete organization": the typed slug is checked on the server (so it holds without
+ * JavaScript), then the delete operation runs; on to the account page with a notice.
+ */
+export async function deleteOrganizationAction(_state: FormState, form: FormData): Promise<FormState> {
+  const organizationId = formText(form, "organizationId");
+  const values = { confirmation: formText(form, "confirmation") };
+  return runOperationAction(form, deleteMyOrganizationEndpoint, {
+    describe: (t) => ({ fields: ["confirmation"], values, messages: organizationMessages(t) }),
+    before: async ({ environment, session, t }) => {
+      if (!session) return null;
+      const confirmation = await checkDeletionConfirmation(getDb(), environment.id, organizationId, session.user.id, values.confirmation);
+      return confirmation === "mismatch" ? fieldErrorState("confirmation", t.organizations.page.settings.confirmMismatch, values) : null;
+    },
+    input: () => ({ params: { organizationId } }),
+    then: async (_result, context) => redirect(hostedHref("/account", context.flow, { organizationDeleted: "1" })),
   });
 }

@@ -7,7 +7,8 @@ import { getDb } from "@/db/client";
 import { emailAddresses, organizationInvitations, organizations } from "@/db/schema";
 import { randomToken, sha256 } from "@/lib/crypto/tokens";
 import { messagesFor, type Locale } from "@/lib/hosted/i18n/messages";
-import { ownsVerifiedAddress, readInvitationLanding, type InvitationLanding as Landing } from "@/lib/hosted/invitation-landing";
+import { readInvitationLanding, type InvitationLanding as Landing } from "@/lib/hosted/invitation-landing";
+import { ownsVerifiedAddress } from "@/lib/organizations/invitations";
 import { createUser, newEnvironment, STRONG_PASSWORD, uniqueEmail } from "../../helpers/fixtures";
 
 type Env = Awaited<ReturnType<typeof newEnvironment>>;
@@ -19,6 +20,7 @@ async function invitation(env: Env, overrides: Partial<typeof organizationInvita
     .returning();
   if (!org) throw new Error("no organization");
   const token = randomToken();
+  const ticket = randomToken();
   const email = uniqueEmail("invitee");
   await getDb()
     .insert(organizationInvitations)
@@ -28,13 +30,21 @@ async function invitation(env: Env, overrides: Partial<typeof organizationInvita
       email,
       role: "admin",
       tokenHash: sha256(token),
+      ticketHash: sha256(ticket),
       expiresAt: new Date(Date.now() + 86_400_000),
       ...overrides,
     });
-  return { token, email, organizationId: org.id };
+  return { token, ticket, email, organizationId: org.id };
 }
 
-const PENDING: Landing = { status: "pending", organizationId: "5d0c7c9e-3a6b-4f0e-9a51-1c2d3e4f5a6b", organizationName: "Nordlys Research", email: "ada@example.com", roleName: "Admin" };
+const PENDING: Landing = {
+  status: "pending",
+  organizationId: "5d0c7c9e-3a6b-4f0e-9a51-1c2d3e4f5a6b",
+  organizationName: "Nordlys Research",
+  email: "ada@example.com",
+  roleName: "Admin",
+  canCreateAccount: true,
+};
 
 function render(props: { landing?: Landing | null; viewer?: Viewer; locale?: Locale; token?: string }) {
   return renderToStaticMarkup(
@@ -52,14 +62,23 @@ function render(props: { landing?: Landing | null; viewer?: Viewer; locale?: Loc
 describe("reading an invitation for its landing page", () => {
   it("names the organization, the role's display name and the invited address of a pending invitation", async () => {
     const env = await newEnvironment();
-    const { token, email, organizationId } = await invitation(env);
-    expect(await readInvitationLanding(getDb(), env.environmentId, token)).toEqual({
+    const { ticket, email, organizationId } = await invitation(env);
+    expect(await readInvitationLanding(getDb(), env.environmentId, ticket)).toEqual({
       status: "pending",
       organizationId,
       organizationName: "Nordlys Research",
       email,
       roleName: "Admin",
+      canCreateAccount: true,
     });
+  });
+
+  it("reads the invitation from the inviter's API token too, but then offers no account (only the mail ticket proves the mailbox)", async () => {
+    const env = await newEnvironment();
+    const { token } = await invitation(env);
+    expect(await readInvitationLanding(getDb(), env.environmentId, token)).toMatchObject({ status: "pending", canCreateAccount: false });
+    const legacy = await invitation(env, { ticketHash: null });
+    expect(await readInvitationLanding(getDb(), env.environmentId, legacy.token)).toMatchObject({ status: "pending", canCreateAccount: false });
   });
 
   it("tells expired, revoked and accepted invitations apart", async () => {
@@ -108,6 +127,13 @@ describe("the invitation landing page", () => {
     expect(html).toContain('name="token" value="tok-123"');
     expect(html).toContain("Create account and join");
     expect(html).not.toContain("Accept invitation");
+  });
+
+  it("offers someone signed out only sign-in when the link is an API token, not the emailed ticket", () => {
+    const html = render({ landing: { ...PENDING, canCreateAccount: false } });
+    expect(html).toContain("Sign in");
+    expect(html).not.toContain('name="password"');
+    expect(html).not.toContain("Create account and join");
   });
 
   it("offers only Accept to the invitee", () => {

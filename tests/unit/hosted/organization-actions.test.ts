@@ -5,18 +5,21 @@ import { getDb } from "@/db/client";
 import { organizationInvitations, organizationMemberships, organizations, sessions } from "@/db/schema";
 import { randomToken, sha256 } from "@/lib/crypto/tokens";
 import OrganizationPage from "@/app/(hosted)/organizations/[organizationId]/page";
-import InvitationAcceptPage from "@/app/(hosted)/invitations/accept/page";
+import InvitationAcceptPage, { generateMetadata as invitationAcceptMetadata } from "@/app/(hosted)/invitations/accept/page";
 import {
   acceptInvitationAction,
   createOrganizationAction,
+  deleteOrganizationAction,
   invitationsAction,
   inviteAction,
   leaveOrganizationAction,
   membersAction,
+  organizationSettingsAction,
   setActiveOrganizationAction,
   signUpFromInvitationAction,
 } from "@/lib/hosted/actions/organizations";
 import { IDLE_STATE, type FormState } from "@/lib/hosted/form-state";
+import { checkDeletionConfirmation } from "@/lib/organizations/deletion-confirmation";
 import { SESSION_COOKIE } from "@/lib/sessions/cookies";
 import { createUser, newEnvironment, openSession, STRONG_PASSWORD, uniqueEmail } from "../../helpers/fixtures";
 
@@ -75,12 +78,32 @@ async function organizationWith(env: Env, members: { id: string; role: string }[
   return org.id;
 }
 
+/** An organization with an owner and a plain member, each with a session. */
+async function ownerAndMember(env: Env) {
+  const owner = await person(env);
+  const member = await person(env);
+  const orgId = await organizationWith(env, [
+    { id: owner.id, role: "owner" },
+    { id: member.id, role: "member" },
+  ]);
+  return { owner, member, orgId };
+}
+
+/** A pending invitation: its API `token` (the inviter's) and its mail `ticket` (the emailed link's). */
 async function invite(env: Env, organizationId: string, email: string) {
-  const token = randomToken();
+  const secrets = { token: randomToken(), ticket: randomToken() };
   await getDb()
     .insert(organizationInvitations)
-    .values({ environmentId: env.environmentId, organizationId, email, role: "admin", tokenHash: sha256(token), expiresAt: new Date(Date.now() + 86_400_000) });
-  return token;
+    .values({
+      environmentId: env.environmentId,
+      organizationId,
+      email,
+      role: "admin",
+      tokenHash: sha256(secrets.token),
+      ticketHash: sha256(secrets.ticket),
+      expiresAt: new Date(Date.now() + 86_400_000),
+    });
+  return secrets;
 }
 
 async function roleOf(organizationId: string, userId: string) {
@@ -99,11 +122,11 @@ describe("the invitation landing page's actions", () => {
     const owner = await person(env);
     const orgId = await organizationWith(env, [{ id: owner.id, role: "owner" }]);
     const email = uniqueEmail("invitee");
-    const token = await invite(env, orgId, email);
-    const answer = await submit(signUpFromInvitationAction, form(env, { token, name: "Grace Hopper", password: STRONG_PASSWORD }));
+    const { ticket } = await invite(env, orgId, email);
+    const answer = await submit(signUpFromInvitationAction, form(env, { token: ticket, name: "Grace Hopper", password: STRONG_PASSWORD }));
     expect(answer).toEqual({ redirect: `/organizations/${orgId}?pk=${env.publishableKey}` });
     expect(browser.jar.get(SESSION_COOKIE)).toBeTruthy();
-    const [invitation] = await getDb().select().from(organizationInvitations).where(eq(organizationInvitations.tokenHash, sha256(token)));
+    const [invitation] = await getDb().select().from(organizationInvitations).where(eq(organizationInvitations.ticketHash, sha256(ticket)));
     expect(invitation?.status).toBe("accepted");
     expect(await roleOf(orgId, invitation?.acceptedBy ?? "")).toBe("admin");
   });
@@ -112,12 +135,16 @@ describe("the invitation landing page's actions", () => {
     const env = await newEnvironment();
     const owner = await person(env);
     const orgId = await organizationWith(env, [{ id: owner.id, role: "owner" }]);
-    const token = await invite(env, orgId, uniqueEmail("invitee"));
-    const weak = (await submit(signUpFromInvitationAction, form(env, { token, password: "short" }))) as FormState;
+    const { token, ticket } = await invite(env, orgId, uniqueEmail("invitee"));
+    const weak = (await submit(signUpFromInvitationAction, form(env, { token: ticket, password: "short" }))) as FormState;
     expect(weak.fieldErrors.password).toBeTruthy();
-    await submit(signUpFromInvitationAction, form(env, { token, password: STRONG_PASSWORD }));
+    // The inviter's API token is no ticket: it creates no account.
+    const withToken = (await submit(signUpFromInvitationAction, form(env, { token, password: STRONG_PASSWORD }))) as FormState;
+    expect(withToken.status).toBe("error");
+    expect(browser.jar.get(SESSION_COOKIE)).toBeUndefined();
+    await submit(signUpFromInvitationAction, form(env, { token: ticket, password: STRONG_PASSWORD }));
     signIn(null);
-    const again = (await submit(signUpFromInvitationAction, form(env, { token, password: STRONG_PASSWORD }))) as FormState;
+    const again = (await submit(signUpFromInvitationAction, form(env, { token: ticket, password: STRONG_PASSWORD }))) as FormState;
     expect(again.message).toBe("This invitation has already been accepted.");
   });
 
@@ -126,7 +153,7 @@ describe("the invitation landing page's actions", () => {
     const owner = await person(env);
     const invitee = await person(env, uniqueEmail("invitee"));
     const orgId = await organizationWith(env, [{ id: owner.id, role: "owner" }]);
-    const token = await invite(env, orgId, invitee.email);
+    const { token } = await invite(env, orgId, invitee.email);
     signIn(owner.token);
     const wrong = (await submit(acceptInvitationAction, form(env, { token }))) as FormState;
     expect(wrong.message).toBe("This invitation is for another address. Switch account to accept it.");
@@ -197,12 +224,7 @@ describe("the organization page's actions", () => {
 
   it("invites, resends and revokes; a member without the permission cannot invite", async () => {
     const env = await newEnvironment();
-    const owner = await person(env);
-    const member = await person(env);
-    const orgId = await organizationWith(env, [
-      { id: owner.id, role: "owner" },
-      { id: member.id, role: "member" },
-    ]);
+    const { owner, member, orgId } = await ownerAndMember(env);
     const email = uniqueEmail("invitee");
     signIn(member.token);
     expect(await submit(inviteAction, form(env, { organizationId: orgId, email, role: "member" }))).toMatchObject({ status: "error" });
@@ -222,6 +244,89 @@ describe("the organization page's actions", () => {
     const [revoked] = await getDb().select().from(organizationInvitations).where(eq(organizationInvitations.id, row.id));
     expect(revoked?.status).toBe("revoked");
     expect(await submit(invitationsAction, form(env, { organizationId: orgId, intent: "explode" }))).toMatchObject({ status: "error" });
+  });
+});
+
+async function organizationRow(organizationId: string) {
+  const [row] = await getDb().select().from(organizations).where(eq(organizations.id, organizationId));
+  return row ?? null;
+}
+
+describe("the organization settings actions", () => {
+  it("saves name, slug and logo for an owner; shows a bad slug, a bad logo URL and a taken slug next to their fields", async () => {
+    const env = await newEnvironment();
+    const owner = await person(env);
+    const orgId = await organizationWith(env, [{ id: owner.id, role: "owner" }]);
+    const taken = (await organizationRow(await organizationWith(env, [])))?.slug ?? "";
+    signIn(owner.token);
+    const settings = (fields: Record<string, string>) => submit(organizationSettingsAction, form(env, { organizationId: orgId, ...fields }));
+
+    const saved = await settings({ name: " Nordlys Labs ", slug: "nordlys-labs", logoUrl: "https://cdn.example.com/n.png" });
+    expect(saved).toMatchObject({ status: "success", message: "The settings were saved." });
+    expect(await organizationRow(orgId)).toMatchObject({ name: "Nordlys Labs", slug: "nordlys-labs", logoUrl: "https://cdn.example.com/n.png" });
+    await settings({ name: "Nordlys Labs", slug: "nordlys-labs", logoUrl: "" });
+    expect((await organizationRow(orgId))?.logoUrl).toBeNull();
+
+    const bad = (await settings({ name: "", slug: "Nordlys Labs", logoUrl: "javascript:alert(1)" })) as FormState;
+    expect(bad.fieldErrors).toEqual({
+      name: "Fill in this field.",
+      slug: "Use lower-case letters and digits, separated by single hyphens, e.g. acme-inc.",
+      logoUrl: "Enter an address starting with https:// or http://, or leave the field empty.",
+    });
+    expect(bad.values).toEqual({ name: "", slug: "Nordlys Labs", logoUrl: "javascript:alert(1)" });
+    const clash = (await settings({ name: "Nordlys Labs", slug: taken, logoUrl: "" })) as FormState;
+    expect(clash.fieldErrors).toEqual({ slug: "Another organization already uses this slug." });
+    expect(await organizationRow(orgId)).toMatchObject({ name: "Nordlys Labs", slug: "nordlys-labs" });
+    // A NUL in a form field is refused like bad input, before Postgres sees it.
+    const nul = (await settings({ name: "Nordlys\u0000Labs", slug: "nordlys-labs", logoUrl: "" })) as FormState;
+    expect(nul).toMatchObject({ status: "error", message: expect.stringMatching(/cannot be used/) });
+    expect(await organizationRow(orgId)).toMatchObject({ name: "Nordlys Labs" });
+  });
+
+  it("refuses a member without org:settings:manage, with the forbidden message, for saving and deleting", async () => {
+    const env = await newEnvironment();
+    const { member, orgId } = await ownerAndMember(env);
+    const slug = (await organizationRow(orgId))?.slug ?? "";
+    signIn(member.token);
+    const forbidden = "You are not allowed to do this in this organization.";
+    expect(await submit(organizationSettingsAction, form(env, { organizationId: orgId, name: "Mine", slug: "mine", logoUrl: "" }))).toMatchObject({ message: forbidden });
+    expect(await submit(deleteOrganizationAction, form(env, { organizationId: orgId, confirmation: slug }))).toMatchObject({ message: forbidden });
+    expect(await organizationRow(orgId)).toMatchObject({ name: "Nordlys Research", slug });
+  });
+
+  it("deletes only once the slug is typed: a wrong one is refused next to the field; the right one deletes and goes to the account page with a notice", async () => {
+    const env = await newEnvironment();
+    const owner = await person(env);
+    const orgId = await organizationWith(env, [{ id: owner.id, role: "owner" }]);
+    const slug = (await organizationRow(orgId))?.slug ?? "";
+    signIn(owner.token);
+    for (const confirmation of ["", "Nordlys Research", slug.toUpperCase(), `${slug}x`]) {
+      const refused = (await submit(deleteOrganizationAction, form(env, { organizationId: orgId, confirmation }))) as FormState;
+      expect(refused.fieldErrors, confirmation).toEqual({ confirmation: "Type the slug exactly as shown in the label." });
+    }
+    expect(await organizationRow(orgId)).not.toBeNull();
+    const deleted = await submit(deleteOrganizationAction, form(env, { organizationId: orgId, confirmation: ` ${slug} ` }));
+    expect(deleted).toEqual({ redirect: `/account?pk=${env.publishableKey}&organizationDeleted=1` });
+    expect(await organizationRow(orgId)).toBeNull();
+  });
+
+  it("never compares a non-member's confirmation: they cannot learn another organization's slug from the form", async () => {
+    const env = await newEnvironment();
+    const owner = await person(env);
+    const stranger = await person(env);
+    const orgId = await organizationWith(env, [{ id: owner.id, role: "owner" }]);
+    const slug = (await organizationRow(orgId))?.slug ?? "";
+    expect(await checkDeletionConfirmation(getDb(), env.environmentId, orgId, stranger.id, slug)).toBe("not_a_member");
+    expect(await checkDeletionConfirmation(getDb(), env.environmentId, orgId, stranger.id, "wrong")).toBe("not_a_member");
+    expect(await checkDeletionConfirmation(getDb(), env.environmentId, "not-a-uuid", owner.id, slug)).toBe("not_a_member");
+    expect(await checkDeletionConfirmation(getDb(), env.environmentId, orgId, owner.id, slug)).toBe("confirmed");
+    signIn(stranger.token);
+    // A wrong and a right guess get the same answer: the operation's not-found.
+    for (const confirmation of ["wrong", slug]) {
+      const answer = (await submit(deleteOrganizationAction, form(env, { organizationId: orgId, confirmation }))) as FormState;
+      expect(answer).toMatchObject({ status: "error", message: "That item no longer exists. Reload the page.", fieldErrors: {} });
+    }
+    expect(await organizationRow(orgId)).not.toBeNull();
   });
 });
 
@@ -245,11 +350,15 @@ describe("the pages, rendered for real sessions", () => {
     expect(asOwner).toContain("Nordlys Research");
     expect(asOwner).toContain(`value="role:${member.id}"`);
     expect(asOwner).toContain("Send invitation");
+    expect(asOwner).toContain("Save settings");
+    expect(asOwner).toContain("To confirm, type the organization&#x27;s slug: nordlys-");
     signIn(member.token);
     const asMember = await organizationPage(env, orgId);
     expect(asMember).toContain(owner.email);
     expect(asMember).not.toContain('value="role:');
     expect(asMember).not.toContain("Send invitation");
+    expect(asMember).not.toContain("Save settings");
+    expect(asMember).not.toContain("Delete organization");
     expect(asMember).toContain("Leave organization");
     signIn(stranger.token);
     const asStranger = await organizationPage(env, orgId);
@@ -258,20 +367,30 @@ describe("the pages, rendered for real sessions", () => {
     expect(await organizationPage(env, "not-a-uuid")).toContain("Organization not found");
   });
 
-  it("greets the invitee with Accept and anyone else with switch account", async () => {
+  it("greets the invitee with Accept and anyone else with switch account; offers an account only from the emailed link", async () => {
     const env = await newEnvironment();
     const owner = await person(env);
     const invitee = await person(env, uniqueEmail("invitee"));
     const orgId = await organizationWith(env, [{ id: owner.id, role: "owner" }]);
-    const token = await invite(env, orgId, invitee.email);
-    const landing = async () =>
-      renderToStaticMarkup(await InvitationAcceptPage({ searchParams: Promise.resolve({ pk: env.publishableKey, token }) }));
+    const { token, ticket } = await invite(env, orgId, invitee.email);
+    const landing = async (secret = ticket) =>
+      renderToStaticMarkup(await InvitationAcceptPage({ searchParams: Promise.resolve({ pk: env.publishableKey, token: secret }) }));
     signIn(invitee.token);
     expect(await landing()).toContain("Accept invitation");
+    expect(await landing(token)).toContain("Accept invitation");
     signIn(owner.token);
     const other = await landing();
     expect(other).toContain(`You are signed in as ${owner.email}; this invitation is for ${invitee.email}.`);
     signIn(null);
     expect(await landing()).toContain("Create account and join");
+    const fromToken = await landing(token);
+    expect(fromToken).toContain("Sign in");
+    expect(fromToken).not.toContain("Create account and join");
+  });
+
+  it("keeps the secret in its URL from other sites: Referrer-Policy same-origin (no-referrer would break its forms' origin check)", async () => {
+    const env = await newEnvironment();
+    const metadata = await invitationAcceptMetadata({ searchParams: Promise.resolve({ pk: env.publishableKey, token: "x" }) });
+    expect(metadata.referrer).toBe("same-origin");
   });
 });

@@ -10,6 +10,7 @@ import {
   type Caller,
   type MemberItem,
 } from "@/components/hosted/organizations/organization-sections";
+import { SettingsSection } from "@/components/hosted/organizations/organization-settings-section";
 import { messagesFor, type Locale } from "@/lib/hosted/i18n/messages";
 import { DEFAULT_ROLES } from "@/lib/organizations/roles";
 
@@ -66,12 +67,20 @@ describe("who may change whom", () => {
   it("only an owner hands out or changes the owner role; nobody manages themselves here; a member manages nobody", () => {
     expect(assignableRoles(owner, DEFAULT_ROLES).map((role) => role.key)).toEqual(["owner", "admin", "member"]);
     expect(assignableRoles(admin, DEFAULT_ROLES).map((role) => role.key)).toEqual(["admin", "member"]);
-    expect(canManageMember(owner, MEMBERS[1]!)).toBe(true);
-    expect(canManageMember(owner, MEMBERS[0]!)).toBe(false);
-    expect(canManageMember(admin, MEMBERS[0]!)).toBe(false);
-    expect(canManageMember(admin, MEMBERS[2]!)).toBe(true);
-    expect(canManageMember(member, MEMBERS[1]!)).toBe(false);
-    expect(canManageMember({ userId: ids.member, role: "billing", permissions: ["invoices:read"] }, MEMBERS[1]!)).toBe(false);
+    expect(canManageMember(owner, MEMBERS[1]!, DEFAULT_ROLES)).toBe(true);
+    expect(canManageMember(owner, MEMBERS[0]!, DEFAULT_ROLES)).toBe(false);
+    expect(canManageMember(admin, MEMBERS[0]!, DEFAULT_ROLES)).toBe(false);
+    expect(canManageMember(admin, MEMBERS[2]!, DEFAULT_ROLES)).toBe(true);
+    expect(canManageMember(member, MEMBERS[1]!, DEFAULT_ROLES)).toBe(false);
+    expect(canManageMember({ userId: ids.member, role: "billing", permissions: ["invoices:read"] }, MEMBERS[1]!, DEFAULT_ROLES)).toBe(false);
+  });
+
+  it("a member manager below admin offers and touches only roles within its own permissions", () => {
+    const hr = { userId: ids.member, role: "hr", permissions: ["org:members:manage"] };
+    const roles = [...DEFAULT_ROLES, { key: "hr", name: "People", permissions: ["org:members:manage"] }];
+    expect(assignableRoles(hr, roles).map((role) => role.key)).toEqual(["member", "hr"]);
+    expect(canManageMember(hr, { userId: ids.admin, role: "admin" }, roles)).toBe(false);
+    expect(canManageMember(hr, { userId: ids.owner, role: "member" }, roles)).toBe(true);
   });
 });
 
@@ -130,7 +139,7 @@ describe("the organization page's invitations", () => {
   });
 
   it("speaks Danish", () => {
-    expect(invitations(owner, "da")).toContain("Ventende invitationer. Et link virker i 7 dage fra seneste afsendelse.");
+    expect(invitations(owner, "da")).toContain("Inviter folk via e-mail. Et link virker i 7 dage fra seneste afsendelse.");
   });
 });
 
@@ -139,5 +148,41 @@ describe("leaving", () => {
     const html = renderToStaticMarkup(createElement(LeaveSection, { t: messagesFor("en"), flow: FLOW, organization: { id: ORG, name: "Nordlys" }, caller: member }));
     expect(html).toContain(`name="userId" value="${ids.member}"`);
     expect(html).toContain("Leave organization");
+  });
+});
+
+describe("settings", () => {
+  const settings = (locale: Locale, canDelete = true) =>
+    renderToStaticMarkup(
+      createElement(SettingsSection, {
+        t: messagesFor(locale),
+        flow: FLOW,
+        appName: "Acme Notes",
+        organization: { id: ORG, name: "Nordlys", slug: "nordlys", logoUrl: null },
+        canDelete,
+      }),
+    );
+
+  it("offers deletion only to an owner", () => {
+    const html = settings("en", false);
+    expect(html).toContain('name="slug" value="nordlys"');
+    expect(html).not.toContain("Delete organization");
+    expect(html).not.toContain('name="confirmation"');
+  });
+
+  it("prefills name, slug and an empty logo URL, and asks for the slug to delete", () => {
+    const html = settings("en");
+    expect(html).toContain('name="name" value="Nordlys"');
+    expect(html).toContain('name="slug" value="nordlys"');
+    expect(html).toMatch(/inputMode="url"[^>]* name="logoUrl" value=""/);
+    expect(html).toContain("To confirm, type the organization&#x27;s slug: nordlys");
+    expect(html).toContain(`name="organizationId" value="${ORG}"`);
+  });
+
+  it("speaks Danish", () => {
+    const html = settings("da");
+    expect(html).toContain("Indstillinger");
+    expect(html).toContain("Skriv organisationens slug for at bekræfte: nordlys");
+    expect(html).toContain("Slet organisationen");
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { profileFromClaims, profileFromGitHub } from "@/lib/oauth/profile";
+import { profileFromClaims, profileFromGitHub, providerEmail } from "@/lib/oauth/profile";
 
 describe("profileFromClaims", () => {
   it("maps the standard claims and lower-cases the email", () => {
@@ -45,6 +45,46 @@ describe("profileFromClaims", () => {
     const hostile = profileFromClaims({ sub: "s", email: "not an address", picture: "javascript:alert(1)", name: "x".repeat(600), given_name: { a: 1 } });
     expect(hostile).toMatchObject({ email: null, emailVerified: false, picture: null, name: null, firstName: null });
     expect(profileFromClaims({ sub: "s", picture: "data:image/png;base64,AAAA" })?.picture).toBeNull();
+  });
+});
+
+// Regression (review finding 3): provider addresses were only lower-cased, so the
+// KELVIN SIGN's address folded into `ken@x.com` and was trusted as verified for it,
+// an IDN address missed its stored A-label form, and `<a,b>@x.com` was kept.
+describe("providerEmail: normalized like our own addresses", () => {
+  it.each([
+    ["Jane.Doe@Example.COM", "jane.doe@example.com"],
+    ["ann@bücher.de", "ann@xn--bcher-kva.de"],
+    ["Ann@Bücher.DE", "ann@xn--bcher-kva.de"],
+    ["ann@xn--bcher-kva.de", "ann@xn--bcher-kva.de"],
+    ["  jörg@example.com ", "jörg@example.com"],
+  ])("%j is %j exactly", (raw, address) => {
+    expect(providerEmail(raw)).toEqual({ address, exact: true });
+  });
+
+  it.each([
+    ["\u212Aen@x.com", "ken@x.com"],
+    ["jose\u0301@example.com", "jos\u00e9@example.com"],
+    ["JÖRG@example.com", "jörg@example.com"],
+    ["ann@BÜCHER.de", "ann@xn--bcher-kva.de"],
+    ["ann@\u212Aen.example", "ann@ken.example"],
+  ])("%j only folds into %j: kept, not exact", (raw, address) => {
+    expect(providerEmail(raw)).toEqual({ address, exact: false });
+  });
+
+  it.each(["<a,b>@x.com", "a,b@x.com", '"a b"@x.com', "a(c)@x.com", "a@x", "a@1.2.3.4", "not an address", "", `${"a".repeat(250)}@x.com`, 42, null])(
+    "%j is no mailbox: null",
+    (raw) => {
+      expect(providerEmail(raw)).toBeNull();
+    },
+  );
+
+  it("an asserted address counts as verified only when the provider's spelling is exactly the kept one", () => {
+    expect(profileFromClaims({ sub: "s", email: "\u212Aen@x.com", email_verified: true })).toMatchObject({ email: "ken@x.com", emailVerified: false });
+    expect(profileFromClaims({ sub: "s", email: "ann@bücher.de", email_verified: true })).toMatchObject({ email: "ann@xn--bcher-kva.de", emailVerified: true });
+    expect(profileFromClaims({ sub: "s", email: "<a,b>@x.com", email_verified: true })).toMatchObject({ email: null, emailVerified: false });
+    const github = profileFromGitHub({ id: 1, login: "k" }, [{ email: "\u212Aen@x.com", primary: true, verified: true }]);
+    expect(github).toMatchObject({ email: "ken@x.com", emailVerified: false });
   });
 });
 

@@ -1,13 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { calculatePKCECodeChallenge, randomNonce, randomPKCECodeVerifier, randomState } from "openid-client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
 import { oauthProviders } from "@/db/schema";
 import { seal } from "@/lib/crypto/secret-box";
 import { AppError } from "@/lib/errors";
 import { authorizationUrl, callbackUrl, exchangeCallback, loadEnabledProvider, type ResolvedProvider } from "@/lib/oauth/provider-client";
 import { allowsInsecureRequests } from "@/lib/oauth/provider-presets";
+import { startCountingServer } from "../../helpers/counting-server";
 import { newEnvironment } from "../../helpers/fixtures";
+import { withMode } from "../../helpers/mode";
 import { startOidcProvider, type LoopbackOidcProvider } from "../../helpers/oidc-provider";
 
 const REDIRECT_URI = "http://acme.localhost:3000/_svc/auth/oauth2/idp/callback";
@@ -182,19 +184,41 @@ describe("exchangeCallback against a real OpenID provider", () => {
     for (const issuer of ["http://192.0.2.10", "http://idp.example", "http://127.0.0.1.evil.example"]) expect(allowsInsecureRequests(issuer), issuer).toBe(false);
     for (const issuer of ["http://127.0.0.1:4000", "http://localhost", "http://[::1]:8080", "http://idp.localhost"]) expect(allowsInsecureRequests(issuer), issuer).toBe(true);
     const fresh: ResolvedProvider = { ...provider, clientSecretSealed: await seal(idp.client.clientSecret) };
-    const previous = process.env.GATEHOUSE_MODE;
-    process.env.GATEHOUSE_MODE = "production";
-    try {
-      await failure(authorizationUrl(fresh, flowSecrets()));
-    } finally {
-      if (previous === undefined) delete process.env.GATEHOUSE_MODE;
-      else process.env.GATEHOUSE_MODE = previous;
-    }
+    await withMode("production", () => failure(authorizationUrl(fresh, flowSecrets())));
     expect((await authorizationUrl(fresh, flowSecrets())).origin).toBe(idp.issuer);
   });
 
   it("a provider that cannot be reached fails as oauth_failed, not as a crash", async () => {
     const unreachable: ResolvedProvider = { ...provider, issuer: `http://127.0.0.1:1/${randomBytes(4).toString("hex")}`, clientSecretSealed: await seal("s") };
     await failure(authorizationUrl(unreachable, flowSecrets()));
+  });
+
+  it("in production an https issuer on a loopback address or name is never contacted (SSRF through the issuer)", async () => {
+    const witness = await startCountingServer();
+    try {
+      for (const host of ["127.0.0.1", "localhost"]) {
+        const loopback: ResolvedProvider = { ...provider, issuer: `https://${host}:${witness.port}`, clientSecretSealed: await seal("s") };
+        await withMode("production", () => failure(authorizationUrl(loopback, flowSecrets())));
+      }
+      expect(witness.connections).toBe(0);
+    } finally {
+      await witness.close();
+    }
+  });
+
+  it("a failed discovery is kept for 30 seconds: /authorize cannot make Gatehouse hammer an issuer", async () => {
+    const broken = await startCountingServer(500);
+    try {
+      const failing: ResolvedProvider = { ...provider, issuer: `http://127.0.0.1:${broken.port}`, clientSecretSealed: await seal("s") };
+      await failure(authorizationUrl(failing, flowSecrets()));
+      await failure(authorizationUrl(failing, flowSecrets()));
+      expect(broken.requests).toEqual(["/.well-known/openid-configuration"]);
+      vi.spyOn(Date, "now").mockReturnValue(Date.now() + 31_000);
+      await failure(authorizationUrl(failing, flowSecrets()));
+      expect(broken.requests).toHaveLength(2);
+    } finally {
+      vi.restoreAllMocks();
+      await broken.close();
+    }
   });
 });

@@ -5,8 +5,10 @@ import { oauthProviders } from "@/db/schema";
 import { seal } from "@/lib/crypto/secret-box";
 import { AppError } from "@/lib/errors";
 import { authorizationUrl, exchangeCallback, loadEnabledProvider, type ResolvedProvider } from "@/lib/oauth/provider-client";
+import { startCountingServer } from "../../helpers/counting-server";
 import { newEnvironment } from "../../helpers/fixtures";
 import { startGitHubFake, type GitHubFake } from "../../helpers/github-fake";
+import { withMode } from "../../helpers/mode";
 
 const REDIRECT_URI = "http://acme.localhost:3000/_svc/auth/oauth2/github/callback";
 
@@ -120,5 +122,18 @@ describe("the GitHub preset (OAuth2 + REST API)", () => {
     const flow = flowSecrets();
     const currentUrl = await github.signIn(await authorizationUrl(wrong, flow), github.users.verified.login);
     await failure(exchangeCallback(wrong, { ...flow, currentUrl }));
+  });
+
+  it("in production the code and client secret are never posted to a GitHub base URL on a loopback address (SSRF)", async () => {
+    const witness = await startCountingServer();
+    try {
+      const loopback: ResolvedProvider = { ...provider, issuer: `https://127.0.0.1:${witness.port}`, clientSecretSealed: await seal(github.clientSecret) };
+      const flow = flowSecrets();
+      const currentUrl = new URL(`${REDIRECT_URI}?code=a-code&state=${flow.state}`);
+      await withMode("production", () => failure(exchangeCallback(loopback, { ...flow, currentUrl })));
+      expect(witness.connections).toBe(0);
+    } finally {
+      await witness.close();
+    }
   });
 });

@@ -5,11 +5,15 @@ import { InvitationLanding, type Viewer } from "@/components/hosted/organization
 import { nextStepUrl } from "@/lib/hosted/continue-url";
 import { loadHostedPage } from "@/lib/hosted/hosted-context";
 import { hostedFlowFromSearch, hostedHref, searchParam } from "@/lib/hosted/hosted-flow";
-import { ownsVerifiedAddress, readInvitationLanding } from "@/lib/hosted/invitation-landing";
+import { readInvitationLanding } from "@/lib/hosted/invitation-landing";
+import { ownsVerifiedAddress } from "@/lib/organizations/invitations";
 import { hostedMetadata, type HostedPageProps } from "@/lib/hosted/page-metadata";
 import { sessionState } from "@/lib/sessions/gates";
 
-export const generateMetadata = (props: HostedPageProps) => hostedMetadata(props, (t) => t.organizations.invitation.pageTitle);
+// The invitation secret in this page's URL (and copied into the sign-in redirect_url) must not leak to
+// other sites through the Referer header. Not "no-referrer": with it browsers send `Origin: null` on the
+// page's form posts, which the origin check refuses.
+export const generateMetadata = (props: HostedPageProps) => hostedMetadata(props, (t) => t.organizations.invitation.pageTitle, { referrer: "same-origin" });
 
 // GET /invitations/accept?token= — the invitation email's link: accept, sign in, create an account from the invitation, or switch account.
 export default async function InvitationAcceptPage({ searchParams }: HostedPageProps) {

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { getDb } from "@/db/client";
 import { HostedShell } from "@/components/hosted/hosted-shell";
 import { InvitationsSection, LeaveSection, MembersSection } from "@/components/hosted/organizations/organization-sections";
+import { SettingsSection } from "@/components/hosted/organizations/organization-settings-section";
 import { Card } from "@/components/ui/card";
 import { TextLink } from "@/components/ui/text-link";
 import { AppError } from "@/lib/errors";
@@ -15,7 +16,7 @@ import { hostedMetadata } from "@/lib/hosted/page-metadata";
 import { listInvitations } from "@/lib/organizations/invitations";
 import { listMembers } from "@/lib/organizations/members";
 import { findMembership } from "@/lib/organizations/memberships";
-import { getOrganizationOrThrow } from "@/lib/organizations/organizations";
+import { getOrganizationOrThrow, mayDeleteOrganization } from "@/lib/organizations/organizations";
 import { readRoleSet } from "@/lib/organizations/roles";
 import { sessionState } from "@/lib/sessions/gates";
 
@@ -38,13 +39,13 @@ async function memberPage(environmentId: string, organizationId: string, cursor:
   }
 }
 
-// GET /organizations/{id}?query=&cursor= — for its members: members (role change, remove), invitations (invite, resend, revoke) and leave, each as the caller's permissions allow.
+// GET /organizations/{id}?query=&cursor= — for its members: members (role change, remove), invitations (invite, resend, revoke), settings (rename, delete) and leave, each as the caller's permissions allow.
 export default async function OrganizationPage({ params, searchParams }: OrganizationPageProps) {
   const { organizationId } = await params;
   const search = await searchParams;
   const flow = hostedFlowFromSearch(search);
   const context = await loadHostedPage(flow.publishableKey);
-  const { t, environment, session, locale } = context;
+  const { t, environment, session, locale, branding } = context;
   const here = `/organizations/${encodeURIComponent(organizationId)}`;
   if (!session) redirect(hostedHref("/sign-in", { ...flow, redirectUrl: here }));
   const state = await sessionState(getDb(), environment, session.user, session.session.id);
@@ -63,7 +64,8 @@ export default async function OrganizationPage({ params, searchParams }: Organiz
       </HostedShell>
     );
   }
-  const query = searchParam(search, "query")?.trim().slice(0, 100) || undefined;
+  // NUL characters dropped: Postgres refuses them in a LIKE pattern.
+  const query = searchParam(search, "query")?.replace(/\u0000/g, "").trim().slice(0, 100) || undefined;
   const rawCursor = searchParam(search, "cursor");
   const cursor = rawCursor && z.uuid().safeParse(rawCursor).success ? rawCursor : undefined;
   const canInvite = membership.permissions.includes("org:invitations:manage");
@@ -105,6 +107,9 @@ export default async function OrganizationPage({ params, searchParams }: Organiz
           invitations={invitations.items}
           dates={dateTimeFormat(locale)}
         />
+      ) : null}
+      {membership.permissions.includes("org:settings:manage") ? (
+        <SettingsSection t={t} flow={flow} appName={branding.applicationName} organization={organization} canDelete={mayDeleteOrganization(membership)} />
       ) : null}
       <LeaveSection t={t} flow={flow} organization={organization} caller={caller} />
     </HostedShell>

@@ -14,13 +14,13 @@ export const GET = serverRoute(serverGetOrganizationOperation, async ({ environm
 );
 
 // PATCH /api/server/v1/organizations/{organizationId} — update name, slug, logo, metadata
-export const PATCH = serverRoute(serverUpdateOrganizationOperation, ({ environment, params, body, actor }) =>
-  updateOrganization(getDb(), environment.id, params.organizationId, body, actor),
+export const PATCH = serverRoute(serverUpdateOrganizationOperation, async ({ environment, params, body, actor }) =>
+  toServerOrganization(await updateOrganization(getDb(), environment.id, params.organizationId, body, null, actor)),
 );
 
 // DELETE /api/server/v1/organizations/{organizationId} — delete with its memberships and invitations
-export const DELETE = serverRoute(serverDeleteOrganizationOperation, ({ environment, params, actor }) =>
-  deleteOrganization(getDb(), environment.id, params.organizationId, actor),
+export const DELETE = serverRoute(serverDeleteOrganizationOperation, async ({ environment, params, actor }) =>
+  toServerOrganization(await deleteOrganization(getDb(), environment.id, params.organizationId, null, actor)),
 );
 
 // Any other method — 405 problem+json with Allow
