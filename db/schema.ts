@@ -156,6 +156,13 @@ export const users = pgTable(
     /** Consecutive failed sign-ins; past a threshold each attempt waits longer (never a hard lockout). */
     failedSignInCount: integer("failed_sign_in_count").notNull().default(0),
     lastFailedSignInAt: timestamp("last_failed_sign_in_at", { withTimezone: true }),
+    /**
+     * When all the user's sessions were last revoked (password change or reset, ban,
+     * sign out everywhere…): a sign-in begun before it and still on its way to a
+     * session (a native or satellite ticket, a second-factor challenge) opens none.
+     * Microseconds, like one_time_codes.created_at, which it is compared with.
+     */
+    signInsRevokedAt: timestamp("sign_ins_revoked_at", { withTimezone: true, precision: 6 }),
   },
   (t) => [
     // Keyset pagination walks (environment, createdAt, id) in either direction.

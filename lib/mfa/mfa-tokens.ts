@@ -7,6 +7,7 @@ import type { JsonObject } from "../json/deep-merge";
 import type { EnvironmentContext } from "../environments/context";
 import { codeExhausted, findLiveCode, invalidCode, issueCode, MAX_CODE_ATTEMPTS, recordFailedAttempt, type OneTimeCodeRow } from "../auth/one-time-codes";
 import { AUTH_METHODS, type AuthMethod } from "../sessions/establish-session";
+import { signInBeganBeforeRevocation } from "../sessions/revoke-sessions";
 import type { UserRow } from "../users/serialize";
 import type { ConfirmedTotp } from "./totp-factors";
 
@@ -72,8 +73,10 @@ export async function findMfaChallenge(
  * Redeems the challenge and locks its user, in one statement: the conditional UPDATE
  * spends the token (of concurrent redemptions one wins; the others get 400
  * invalid_code) and the user row comes back locked FOR UPDATE, so a ban or a
- * deletion cannot slip in before the session opens. Call it in the transaction
- * that opens the session, so the token is spent exactly when the session exists.
+ * deletion cannot slip in before the session opens, and a challenge issued before
+ * all the user's sessions were revoked (a password change…) is refused. Call it in
+ * the transaction that opens the session, so the token is spent exactly when the
+ * session exists.
  * Undefined when the user is gone.
  */
 export async function redeemMfaChallenge(db: Database, challenge: MfaChallenge): Promise<UserRow | undefined> {
@@ -95,11 +98,16 @@ export async function redeemMfaChallenge(db: Database, challenge: MfaChallenge):
   );
   const [row] = await db
     .with(spent)
-    .select({ user: users, spent: sql<boolean>`exists (select 1 from ${spent})` })
+    .select({
+      user: users,
+      spent: sql<boolean>`exists (select 1 from ${spent})`,
+      revoked: signInBeganBeforeRevocation(challenge.row.id),
+    })
     .from(users)
     .where(eq(users.id, challenge.userId))
     .for("update");
-  if (!row?.spent) throw invalidCode();
+  // A ban revokes every session too, but a banned user is told so (the caller's 403).
+  if (!row?.spent || (row.revoked && row.user.status === "active")) throw invalidCode();
   return row.user;
 }
 

@@ -6,6 +6,7 @@ import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
 import type { RequestContext } from "../http/request-context";
 import { establishSession, type Establishment, type Proof } from "../sessions/establish-session";
+import { signInBeganBeforeRevocation } from "../sessions/revoke-sessions";
 import { idleBound } from "../sessions/resolve-session";
 import { verifierMatches } from "./pkce";
 import { spendSessionTicket, type SessionTicket } from "./session-tickets";
@@ -36,7 +37,8 @@ type Outcome = { kind: "invalid" } | { kind: "banned" } | { kind: "established";
  * (second factor, enrollment: establishSession decides, as for every way in).
  * One transaction spends the ticket, locks the user and opens the session. A
  * ticket that fails its checks (wrong verifier, wrong channel, user gone or
- * banned, primary session ended) is spent all the same, and the transaction
+ * banned, primary session ended, all the user's sessions revoked since it was
+ * issued) is spent all the same, and the transaction
  * commits that: one guess per ticket. Unknown, expired, used and failing tickets
  * answer alike, 400 invalid_code; a banned user 403 user_banned.
  */
@@ -50,13 +52,15 @@ export async function redeemSessionTicket(
   const outcome = await db.transaction(async (tx): Promise<Outcome> => {
     const spent = await spendSessionTicket(tx, environment, ticket);
     if (!spent || !fitsChannel(spent, channel)) return { kind: "invalid" };
-    const [user] = await tx
-      .select()
+    const [locked] = await tx
+      .select({ user: users, revoked: signInBeganBeforeRevocation(spent.id) })
       .from(users)
       .where(and(eq(users.id, spent.userId), eq(users.environmentId, environment.id)))
       .for("update");
-    if (!user || user.status === "deleted") return { kind: "invalid" };
+    if (!locked || locked.user.status === "deleted") return { kind: "invalid" };
+    const { user } = locked;
     if (user.status === "banned") return { kind: "banned" };
+    if (locked.revoked) return { kind: "invalid" };
     const proof: Proof = { methods: spent.methods.length > 0 ? spent.methods : ["ticket"] };
     if (spent.parentSessionId) {
       const parent = await livePrimarySession(tx, environment, user.id, spent.parentSessionId);

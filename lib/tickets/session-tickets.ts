@@ -35,6 +35,8 @@ export interface SessionTicketInput {
 
 /** What a spent ticket stands for. */
 export interface SessionTicket {
+  /** Its one_time_codes row. */
+  id: string;
   userId: string;
   methods: AuthMethod[];
   codeChallenge: string | null;
@@ -65,9 +67,10 @@ export async function issueSessionTicket(db: Database, environment: EnvironmentC
   return token;
 }
 
-function parseTicket(userId: string, payload: JsonObject): SessionTicket {
+function parseTicket(id: string, userId: string, payload: JsonObject): SessionTicket {
   const methods = Array.isArray(payload.methods) ? payload.methods : [];
   return {
+    id,
     userId,
     methods: methods.filter((method): method is AuthMethod => (AUTH_METHODS as readonly unknown[]).includes(method)),
     codeChallenge: typeof payload.codeChallenge === "string" ? payload.codeChallenge : null,
@@ -96,6 +99,6 @@ export async function spendSessionTicket(db: Database, environment: EnvironmentC
         gt(oneTimeCodes.expiresAt, sql`now()`),
       ),
     )
-    .returning({ userId: oneTimeCodes.userId, payload: oneTimeCodes.payload });
-  return row?.userId ? parseTicket(row.userId, row.payload) : null;
+    .returning({ id: oneTimeCodes.id, userId: oneTimeCodes.userId, payload: oneTimeCodes.payload });
+  return row?.userId ? parseTicket(row.id, row.userId, row.payload) : null;
 }

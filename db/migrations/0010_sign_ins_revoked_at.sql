@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD COLUMN "sign_ins_revoked_at" timestamp (6) with time zone;
