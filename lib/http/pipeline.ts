@@ -3,11 +3,12 @@ import type { z } from "zod";
 import type { Actor } from "../audit/record-event";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
-import { findMembership, type OrgMembership } from "../organizations/memberships";
+import { findMembership, type ActingMember } from "../organizations/memberships";
 import { enforceRateLimit } from "../rate-limit/enforce";
 import { authorizeSession } from "../sessions/authorize-session";
 import type { GateKey, SessionState } from "../sessions/gates";
 import type { ActiveSession } from "../sessions/resolve-session";
+import { isRecentlyVerified } from "../sessions/reverification";
 import type { AuthLevel, Infer, Operation, OrganizationScope, SessionLevel } from "./operation";
 import type { RequestContext } from "./request-context";
 import type { ResponseEffects } from "./response-effects";
@@ -48,7 +49,7 @@ export type OperationInput<A extends AuthLevel, P, Q, B> = BaseInput<P, Q, B> &
           sessionState: SessionState;
           actor: Actor;
           /** The caller's membership, when the operation declares `organization.param` (see requireMembership). */
-          membership?: OrgMembership;
+          membership?: ActingMember;
         }
       : A extends "publishableKey"
         ? { environment: EnvironmentContext; session: ActiveSession | null }
@@ -129,7 +130,7 @@ function parse(schema: z.ZodType | undefined, value: unknown, location: "body" |
  * The organization check of an operation (OrganizationScope): feature on, caller a
  * member of the named organization, holding the declared permission.
  */
-async function authorizeOrganization(scope: OrganizationScope, granted: Record<string, unknown>, params: unknown): Promise<OrgMembership | undefined> {
+async function authorizeOrganization(scope: OrganizationScope, granted: Record<string, unknown>, params: unknown): Promise<ActingMember | undefined> {
   const environment = granted.environment as EnvironmentContext | undefined;
   const session = granted.session as ActiveSession | undefined;
   if (!environment || !session) throw new Error("an organization operation needs a session auth level");
@@ -146,11 +147,11 @@ async function authorizeOrganization(scope: OrganizationScope, granted: Record<s
       properties: { permission: scope.permission },
     });
   }
-  return membership;
+  return { ...membership, recentSignIn: isRecentlyVerified(environment, session) };
 }
 
 /** The membership the pipeline resolved for an operation that declares `organization.param`. */
-export function requireMembership(input: { membership?: OrgMembership }): OrgMembership {
+export function requireMembership(input: { membership?: ActingMember }): ActingMember {
   if (!input.membership) throw new Error("the operation declares no organization param");
   return input.membership;
 }

@@ -18,7 +18,7 @@ import { signUpFromTicket } from "./invitations-signup";
  */
 
 export const inviteToOrganizationEndpoint = endpoint(inviteToOrganizationOperation, (input) =>
-  inviteToOrganization(getDb(), input.environment, input.params.organizationId, input.body, { actor: input.actor, authority: requireMembership(input) }, input.context.host),
+  inviteToOrganization(getDb(), input.environment, input.params.organizationId, input.body, { actor: input.actor, member: requireMembership(input) }, input.context.host),
 );
 
 export const listOrganizationInvitationsEndpoint = endpoint(listOrganizationInvitationsOperation, ({ environment, params, query }) =>
@@ -31,7 +31,7 @@ export const resendOrganizationInvitationEndpoint = endpoint(resendOrganizationI
     input.environment,
     input.params.organizationId,
     input.params.invitationId,
-    { actor: input.actor, authority: requireMembership(input) },
+    { actor: input.actor, member: requireMembership(input) },
     input.context.host,
   ),
 );
@@ -39,7 +39,7 @@ export const resendOrganizationInvitationEndpoint = endpoint(resendOrganizationI
 export const revokeOrganizationInvitationEndpoint = endpoint(revokeOrganizationInvitationOperation, (input) =>
   revokeInvitation(getDb(), input.environment, input.params.organizationId, input.params.invitationId, {
     actor: input.actor,
-    authority: requireMembership(input),
+    member: requireMembership(input),
   }),
 );
 

@@ -27,7 +27,7 @@ export const inviteToOrganizationOperation = defineOperation({
   method: "post",
   path: "/_svc/organizations/{organizationId}/invitations",
   summary: "Invite to an organization",
-  description: `Needs the \`org:invitations:manage\` permission and a role within the inviter's reach: only an owner invites an owner, and below owner only roles whose permissions are all among the inviter's own (403). Emails the invitation (inviter, organization, role, expiry, a link to the hosted page /invitations/accept). ${SECRETS} ${LIFETIME} Counts against \`rateLimits.organizationInvitations\` per organization and per IP.`,
+  description: `Needs the \`org:invitations:manage\` permission and a role within the inviter's reach: only an owner invites an owner, from a recent sign-in (403 reverification_required otherwise), and below owner only roles whose permissions are all among the inviter's own (403). Emails the invitation (inviter, organization, role, expiry, a link to the hosted page /invitations/accept). ${SECRETS} ${LIFETIME} Counts against \`rateLimits.organizationInvitations\` per organization and per IP.`,
   tags,
   auth: "session",
   organization: MANAGE,
@@ -35,7 +35,7 @@ export const inviteToOrganizationOperation = defineOperation({
   params: organizationParams,
   body: inviteBody,
   response: { status: 200, description: "The invitation, with its token this once.", schema: organizationInvitationSchema },
-  errors: [...IN_ORGANIZATION, "rate_limited", "email_unavailable"],
+  errors: [...IN_ORGANIZATION, "reverification_required", "rate_limited", "email_unavailable"],
 });
 
 export const listOrganizationInvitationsOperation = defineOperation({
@@ -58,14 +58,14 @@ export const resendOrganizationInvitationOperation = defineOperation({
   method: "post",
   path: "/_svc/organizations/{organizationId}/invitations/{invitationId}/resend",
   summary: "Resend an invitation",
-  description: `Needs the \`org:invitations:manage\` permission and the invitation's role within the caller's reach (an owner invitation: an owner). Emails a new link and answers a new token; the previous link and token stop working at once. ${SECRETS} ${LIFETIME}`,
+  description: `Needs the \`org:invitations:manage\` permission and the invitation's role within the caller's reach (an owner invitation: an owner, from a recent sign-in, else 403 reverification_required). Emails a new link and answers a new token; the previous link and token stop working at once. ${SECRETS} ${LIFETIME}`,
   tags,
   auth: "session",
   organization: MANAGE,
   rateLimits: [{ action: "organizationInvitations" }],
   params: invitationParams,
   response: { status: 200, description: "The invitation, with its new token this once.", schema: organizationInvitationSchema },
-  errors: [...IN_ORGANIZATION, "invitation_revoked", "invitation_already_accepted", "rate_limited", "email_unavailable"],
+  errors: [...IN_ORGANIZATION, "reverification_required", "invitation_revoked", "invitation_already_accepted", "rate_limited", "email_unavailable"],
 });
 
 export const revokeOrganizationInvitationOperation = defineOperation({

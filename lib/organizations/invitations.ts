@@ -10,9 +10,9 @@ import { AppError, invalidField } from "../errors";
 import { enforceIdentifierRateLimit } from "../rate-limit/enforce";
 import { newInvitationSecrets, opensInvitation, presentedSecret, secretHashes, type PresentedSecret } from "./invitation-secrets";
 import type { InvitationSummary, OrganizationInvitation } from "./invitations-schemas";
-import type { MyOrganization } from "./memberships";
-import { addMembership } from "./memberships";
-import { assertMayManageRole, type RoleAuthority } from "./role-authority";
+import type { ActingMember, MyOrganization } from "./memberships";
+import { addMembership, memberUnderLock } from "./memberships";
+import { assertMayManageRole, assertWithinAuthority, type RoleAuthority } from "./role-authority";
 import { findRole, lockRoleSet, readRoleSet, roleOrBare } from "./roles";
 
 /** How long an invitation's link works, from its last send. */
@@ -23,24 +23,30 @@ export type InvitationRow = typeof organizationInvitations.$inferSelect;
 /**
  * Who sends or manages an invitation: a member acting through the Client API, whose
  * role bounds the roles they may offer or touch (assertMayManageRole: owner
- * invitations only by owners), or the back-end with a secret key (`authority: null`,
- * trusted with every role).
+ * invitations only by owners, from a recent sign-in), or the back-end with a secret
+ * key (`member: null`, trusted with every role).
  */
 export interface Inviter {
   actor: Actor;
-  authority: RoleAuthority;
+  member: ActingMember | null;
+}
+
+const MANAGE_INVITATIONS = "org:invitations:manage";
+
+/**
+ * The inviter's authority as of the organization's row lock, which the caller's
+ * transaction holds: a demotion or removal committed since the pipeline read the
+ * membership must not let the old role invite (memberUnderLock).
+ */
+function authorityUnderLock(tx: Database, environmentId: string, organizationId: string, inviter: Inviter): Promise<RoleAuthority> {
+  return memberUnderLock(tx, environmentId, organizationId, inviter.member, MANAGE_INVITATIONS);
 }
 
 /** A new invitation's role: one of the environment's set (400) within the inviter's reach (403). */
-async function assertRoleOffered(db: Database, environmentId: string, inviter: Inviter, roleKey: string): Promise<void> {
+async function assertRoleOffered(db: Database, environmentId: string, authority: RoleAuthority, roleKey: string): Promise<void> {
   const role = findRole(await readRoleSet(db, environmentId), roleKey);
   if (!role) throw invalidField("role", "is not a role of the environment's role set");
-  if (inviter.authority) assertMayManageRole(inviter.authority, role);
-}
-
-/** An existing invitation's role, for resend and revoke: within the inviter's reach (a dropped role grants nothing). */
-async function assertMayOffer(db: Database, environmentId: string, inviter: Inviter, roleKey: string): Promise<void> {
-  if (inviter.authority) assertMayManageRole(inviter.authority, roleOrBare(await readRoleSet(db, environmentId), roleKey));
+  assertMayManageRole(authority, role);
 }
 
 function notFound(): AppError {
@@ -139,16 +145,18 @@ export async function inviteToOrganization(
   host: string | null,
 ): Promise<OrganizationInvitation> {
   const organization = await findOrganization(db, environment.id, organizationId);
-  await assertRoleOffered(db, environment.id, inviter, input.role);
+  await assertRoleOffered(db, environment.id, inviter.member, input.role);
   await enforceIdentifierRateLimit(db, environment, "organizationInvitations", organization.id);
   const secrets = newInvitationSecrets();
   const invitedBy = inviter.actor.type === "user" ? inviter.actor.id : null;
   return db.transaction(async (tx) => {
     // Checked again under the locks: the organization may be gone (its deletion would
-    // fail the insert), or the role dropped from the set, since the checks above.
+    // fail the insert), the role dropped from the set, or the inviter's own role
+    // changed, since the checks above.
     await findOrganization(tx, environment.id, organization.id, { forUpdate: true });
+    const authority = await authorityUnderLock(tx, environment.id, organization.id, inviter);
     await lockRoleSet(tx, environment.id, "shared");
-    await assertRoleOffered(tx, environment.id, inviter, input.role);
+    await assertRoleOffered(tx, environment.id, authority, input.role);
     const [row] = await tx
       .insert(organizationInvitations)
       .values({
@@ -249,11 +257,15 @@ export async function resendInvitation(
 ): Promise<OrganizationInvitation> {
   const organization = await findOrganization(db, environment.id, organizationId);
   const current = await findInvitation(db, environment.id, organization.id, invitationId);
-  await assertMayOffer(db, environment.id, inviter, current.role);
+  assertMayManageRole(inviter.member, roleOrBare(await readRoleSet(db, environment.id), current.role));
   if (current.status !== "pending") throw notPending(current);
   await enforceIdentifierRateLimit(db, environment, "organizationInvitations", organization.id);
   const secrets = newInvitationSecrets();
   return db.transaction(async (tx) => {
+    // A resend hands out a new token for the role: asked again of the inviter as of the lock.
+    await findOrganization(tx, environment.id, organization.id, { forUpdate: true });
+    const authority = await authorityUnderLock(tx, environment.id, organization.id, inviter);
+    assertMayManageRole(authority, roleOrBare(await readRoleSet(tx, environment.id), current.role));
     const [row] = await tx
       .update(organizationInvitations)
       .set({ ...secretHashes(secrets), expiresAt: expiry(), lastSentAt: new Date(), sendCount: current.sendCount + 1 })
@@ -280,10 +292,13 @@ export async function revokeInvitation(
   invitationId: string,
   inviter: Inviter,
 ): Promise<InvitationSummary> {
-  const current = await findInvitation(db, environment.id, organizationId, invitationId);
-  await assertMayOffer(db, environment.id, inviter, current.role);
-  if (current.status === "revoked") return toInvitationSummary(current);
   return db.transaction(async (tx) => {
+    await findOrganization(tx, environment.id, organizationId, { forUpdate: true });
+    const authority = await authorityUnderLock(tx, environment.id, organizationId, inviter);
+    const current = await findInvitation(tx, environment.id, organizationId, invitationId);
+    // Revoking gives nobody anything: within the caller's reach is enough, with no recent sign-in asked.
+    assertWithinAuthority(authority, roleOrBare(await readRoleSet(tx, environment.id), current.role));
+    if (current.status === "revoked") return toInvitationSummary(current);
     const [row] = await tx
       .update(organizationInvitations)
       .set({ status: "revoked", revokedAt: new Date() })

@@ -5,7 +5,7 @@ import { recordEvent, type Actor } from "../audit/record-event";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError, invalidField } from "../errors";
 import { likeContains, trigramCandidates } from "../users/search-users";
-import { memberUnderLock, type OrgMembership } from "./memberships";
+import { memberUnderLock, type ActingMember } from "./memberships";
 import { assertMayManageRole } from "./role-authority";
 import { findRole, lockRoleSet, OWNER_ROLE, readRoleSet, roleOrBare, type OrgRole } from "./roles";
 import { getOrganizationOrThrow } from "./organizations";
@@ -120,7 +120,7 @@ export async function updateMemberRole(
   organizationId: string,
   userId: string,
   roleKey: string,
-  by: OrgMembership | null,
+  by: ActingMember | null,
   actor: Actor,
 ) {
   return db.transaction(async (tx) => {
@@ -159,7 +159,7 @@ export async function removeMember(
   environmentId: string,
   organizationId: string,
   userId: string,
-  by: OrgMembership | null,
+  by: ActingMember | null,
   actor: Actor,
 ): Promise<void> {
   await db.transaction(async (tx) => {

@@ -18,6 +18,15 @@ export interface OrgMembership {
   permissions: string[];
 }
 
+/**
+ * The caller acting in an organization through the Client API: their membership,
+ * and whether their session proved a factor recently (lib/sessions/reverification.ts),
+ * which making, unmaking or inviting an owner needs (role-authority.ts).
+ */
+export interface ActingMember extends OrgMembership {
+  recentSignIn: boolean;
+}
+
 /** The spec's "Organization membership (as seen by the caller)". */
 export interface MyOrganization {
   id: string;
@@ -79,14 +88,20 @@ export async function findMembership(db: Database, environmentId: string, organi
  * pipeline read the membership before the lock; a demotion or removal committed
  * since must not let the old role act: 404 once removed, 403 once `permission` is gone.
  */
-export async function memberUnderLock(tx: Database, environmentId: string, organizationId: string, by: OrgMembership | null, permission: string | null) {
+export async function memberUnderLock(
+  tx: Database,
+  environmentId: string,
+  organizationId: string,
+  by: ActingMember | null,
+  permission: string | null,
+): Promise<ActingMember | null> {
   if (!by) return null;
   const current = await findMembership(tx, environmentId, organizationId, by.userId);
   if (!current) throw new AppError("resource_not_found", "No organization with this id.");
   if (permission && !current.permissions.includes(permission)) {
     throw new AppError("forbidden", `Your role in this organization lacks the ${permission} permission.`, { properties: { permission } });
   }
-  return current;
+  return { ...current, recentSignIn: by.recentSignIn };
 }
 
 /** Prepared: the boot probe, the hottest path, runs it on every page load. */

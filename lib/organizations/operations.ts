@@ -133,14 +133,14 @@ export const updateMemberRoleOperation = defineOperation({
   path: "/_svc/organizations/{organizationId}/members/{memberUserId}",
   summary: "Change a member's role",
   description:
-    "Needs org:members:manage. Below owner, a member gives or changes only roles whose permissions are all among their own (403 otherwise); only an owner makes or changes an owner; the last owner cannot be demoted (409 last_owner).",
+    "Needs org:members:manage. Below owner, a member gives or changes only roles whose permissions are all among their own (403 otherwise); only an owner makes or changes an owner, from a recent sign-in (403 reverification_required otherwise, as deleting the organization asks); the last owner cannot be demoted (409 last_owner).",
   tags,
   auth: "session",
   organization: { param: "organizationId", permission: "org:members:manage" },
   params: memberParams,
   body: roleBody,
   response: { status: 200, description: "The member.", schema: memberSchema },
-  errors: [...IN_ORGANIZATION, "last_owner"],
+  errors: [...IN_ORGANIZATION, "reverification_required", "last_owner"],
 });
 
 export const removeMemberOperation = defineOperation({
@@ -149,11 +149,11 @@ export const removeMemberOperation = defineOperation({
   path: "/_svc/organizations/{organizationId}/members/{memberUserId}",
   summary: "Remove a member, or leave",
   description:
-    "Any member may remove themselves; removing another needs org:members:manage and a role holding every permission of theirs (an owner only by an owner). The last owner cannot leave (409 last_owner).",
+    "Any member may remove themselves; removing another needs org:members:manage and a role holding every permission of theirs (an owner only by an owner, from a recent sign-in: 403 reverification_required otherwise). The last owner cannot leave (409 last_owner).",
   tags,
   auth: "session",
   organization: { param: "organizationId" },
   params: memberParams,
   response: { status: 204, description: "Removed." },
-  errors: [...IN_ORGANIZATION, "last_owner"],
+  errors: [...IN_ORGANIZATION, "reverification_required", "last_owner"],
 });

@@ -7,7 +7,7 @@ import { recordEvent, type Actor } from "../audit/record-event";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
 import type { JsonObject } from "../json/deep-merge";
-import { addMembership, memberUnderLock, type OrgMembership } from "./memberships";
+import { addMembership, memberUnderLock, type ActingMember, type OrgMembership } from "./memberships";
 import { OWNER_ROLE } from "./roles";
 
 type OrganizationRow = typeof organizations.$inferSelect;
@@ -150,7 +150,7 @@ export async function updateOrganization(
   environmentId: string,
   organizationId: string,
   patch: Partial<NewOrganization>,
-  by: OrgMembership | null,
+  by: ActingMember | null,
   actor: Actor,
 ): Promise<OrganizationRow> {
   return db.transaction(async (tx) => {
@@ -189,7 +189,7 @@ export async function deleteOrganization(
   db: Database,
   environmentId: string,
   organizationId: string,
-  by: OrgMembership | null,
+  by: ActingMember | null,
   actor: Actor,
 ): Promise<OrganizationRow> {
   return db.transaction(async (tx) => {

@@ -32,12 +32,19 @@ export const reverifiedSchema = z
   .object({ lastVerifiedAt: z.iso.datetime(), validUntil: z.iso.datetime() })
   .meta({ id: "Reverified" });
 
+/** Whether the session proved a factor within the environment's reverification window. */
+export function isRecentlyVerified(environment: EnvironmentContext, current: ActiveSession): boolean {
+  return Date.now() - current.session.lastVerifiedAt.getTime() <= environment.settings.sessions.reverificationSeconds * 1000;
+}
+
+/** 403 reverification_required: the answer to a sensitive action from a session that did not prove a factor recently. */
+export function reverificationRequired(): AppError {
+  return new AppError("reverification_required", "Confirm it's you first (POST /_svc/auth/reverify); this action needs a recent sign-in.");
+}
+
 /** Throws 403 reverification_required unless the session proved a factor recently. */
 export function assertRecentlyVerified(environment: EnvironmentContext, current: ActiveSession): void {
-  const maxAge = environment.settings.sessions.reverificationSeconds * 1000;
-  if (Date.now() - current.session.lastVerifiedAt.getTime() > maxAge) {
-    throw new AppError("reverification_required", "Confirm it's you first (POST /_svc/auth/reverify); this action needs a recent sign-in.");
-  }
+  if (!isRecentlyVerified(environment, current)) throw reverificationRequired();
 }
 
 /** Proves a factor again inside an existing session, opening the window for sensitive operations. */

@@ -4,12 +4,18 @@ import { getDb } from "@/db/client";
 import { organizationRoles } from "@/db/schema";
 import { lockRoleSet } from "@/lib/organizations/roles";
 import { findEnvironment } from "@/lib/environments/context";
-import { findMembership } from "@/lib/organizations/memberships";
+import { findMembership, type ActingMember } from "@/lib/organizations/memberships";
 import { removeMember, updateMemberRole } from "@/lib/organizations/members";
 import { deleteOrganization, updateOrganization } from "@/lib/organizations/organizations";
 import { expectProblem, type ApiResponse } from "../helpers/api";
 import { newEnvironment } from "../helpers/fixtures";
 import { memberWithRole, organizationWithOwner, type TestEnvironment } from "../helpers/organizations";
+
+/** A member's membership as the pipeline would have resolved it for their request, from a recent sign-in. */
+async function actingMember(environmentId: string, organizationId: string, userId: string): Promise<ActingMember | null> {
+  const membership = await findMembership(getDb(), environmentId, organizationId, userId);
+  return membership && { ...membership, recentSignIn: true };
+}
 
 /*
  * Who may hand out which role, beyond the owner rules: a member's role bounds what
@@ -92,7 +98,7 @@ describe("the caller's role is read again under the organization lock", () => {
     const b = await memberWithRole(env, organization.id, "owner");
     const c = await memberWithRole(env, organization.id, "owner");
     // B's request resolved its membership (owner) ...
-    const stale = await findMembership(getDb(), env.environmentId, organization.id, b.user.id);
+    const stale = await actingMember(env.environmentId, organization.id, b.user.id);
     expect(stale?.role).toBe("owner");
     // ... then A demoted B to a plain member before B's transaction took the lock.
     expect((await owner.client.patch(`${base}/${b.user.id}`, { role: "member" })).status).toBe(200);
@@ -118,12 +124,12 @@ describe("organization settings and deletion", () => {
     expectProblem(refused, 403, "forbidden");
     expect(refused.body.detail).toMatch(/only an owner/);
     // A membership read while the admin still had the permission, then taken away.
-    const stale = await findMembership(getDb(), env.environmentId, organization.id, admin.user.id);
+    const stale = await actingMember(env.environmentId, organization.id, admin.user.id);
     expect((await owner.client.patch(`/organizations/${organization.id}/members/${admin.user.id}`, { role: "member" })).status).toBe(200);
     const actor = { type: "user" as const, id: admin.user.id, requestId: "test" };
     await expect(updateOrganization(getDb(), env.environmentId, organization.id, { name: "Hijacked" }, stale, actor)).rejects.toMatchObject({ code: "forbidden" });
     const coOwner = await memberWithRole(env, organization.id, "owner");
-    const staleOwner = await findMembership(getDb(), env.environmentId, organization.id, coOwner.user.id);
+    const staleOwner = await actingMember(env.environmentId, organization.id, coOwner.user.id);
     expect((await owner.client.delete(`/organizations/${organization.id}/members/${coOwner.user.id}`)).status).toBe(204);
     const ownerActor = { type: "user" as const, id: coOwner.user.id, requestId: "test" };
     await expect(deleteOrganization(getDb(), env.environmentId, organization.id, staleOwner, ownerActor)).rejects.toMatchObject({ code: "resource_not_found" });

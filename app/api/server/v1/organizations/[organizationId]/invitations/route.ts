@@ -11,7 +11,7 @@ export const GET = serverRoute(serverListInvitationsOperation, ({ environment, p
 
 // POST /api/server/v1/organizations/{organizationId}/invitations — invite by email and role
 export const POST = serverRoute(serverInviteToOrganizationOperation, ({ environment, params, body, actor, context }) =>
-  inviteToOrganization(getDb(), environment, params.organizationId, body, { actor, authority: null }, context.host),
+  inviteToOrganization(getDb(), environment, params.organizationId, body, { actor, member: null }, context.host),
 );
 
 // Any other method — 405 problem+json with Allow

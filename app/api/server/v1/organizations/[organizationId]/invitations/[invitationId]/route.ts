@@ -6,7 +6,7 @@ import { serverRevokeInvitationOperation } from "@/lib/organizations/invitations
 
 // DELETE /api/server/v1/organizations/{organizationId}/invitations/{invitationId} — revoke an invitation
 export const DELETE = serverRoute(serverRevokeInvitationOperation, ({ environment, params, actor }) =>
-  revokeInvitation(getDb(), environment, params.organizationId, params.invitationId, { actor, authority: null }),
+  revokeInvitation(getDb(), environment, params.organizationId, params.invitationId, { actor, member: null }),
 );
 
 // Any other method — 405 problem+json with Allow

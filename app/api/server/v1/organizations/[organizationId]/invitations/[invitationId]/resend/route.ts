@@ -6,7 +6,7 @@ import { serverResendInvitationOperation } from "@/lib/organizations/invitations
 
 // POST /api/server/v1/organizations/{organizationId}/invitations/{invitationId}/resend — a new link; the old one dies
 export const POST = serverRoute(serverResendInvitationOperation, ({ environment, params, actor, context }) =>
-  resendInvitation(getDb(), environment, params.organizationId, params.invitationId, { actor, authority: null }, context.host),
+  resendInvitation(getDb(), environment, params.organizationId, params.invitationId, { actor, member: null }, context.host),
 );
 
 // Any other method — 405 problem+json with Allow
