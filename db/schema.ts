@@ -157,12 +157,13 @@ export const users = pgTable(
     failedSignInCount: integer("failed_sign_in_count").notNull().default(0),
     lastFailedSignInAt: timestamp("last_failed_sign_in_at", { withTimezone: true }),
     /**
-     * When all the user's sessions were last revoked (password change or reset, ban,
-     * sign out everywhere…): a sign-in begun before it and still on its way to a
-     * session (a native or satellite ticket, a second-factor challenge) opens none.
-     * Microseconds, like one_time_codes.created_at, which it is compared with.
+     * Raised each time all the user's sessions are revoked (password change or reset,
+     * ban, sign out everywhere…). A sign-in carries the value it read with the user's
+     * credentials to the session it opens, through a second-factor challenge or a
+     * ticket when it has to; a session opens only while the value is unchanged, so a
+     * proof made before a revocation opens nothing after it (lib/sessions/sign-in-generation.ts).
      */
-    signInsRevokedAt: timestamp("sign_ins_revoked_at", { withTimezone: true, precision: 6 }),
+    signInGeneration: integer("sign_in_generation").notNull().default(0),
   },
   (t) => [
     // Keyset pagination walks (environment, createdAt, id) in either direction.

@@ -86,11 +86,13 @@ export async function recordEvents(db: Database, list: NewEvent[]): Promise<void
 
 /**
  * The same row as an `insert` for a data-modifying CTE, for the hot paths that
- * write their change and its event in one statement (sign-in, user creation).
+ * write their change and its event in one statement (sign-in, user creation);
+ * `onlyIf` (a condition on the statement's other CTEs) writes it only with the change.
  */
-export function eventInsert(event: NewEvent): SQL {
+export function eventInsert(event: NewEvent, onlyIf?: SQL): SQL {
   const row = toRow(event);
   return sql`insert into events (environment_id, type, actor_type, actor_id, on_behalf_of_type, on_behalf_of_id, subject_id, data, request_id)
-    values (${row.environmentId}, ${row.type}, ${row.actorType}, ${row.actorId}, ${row.onBehalfOfType}, ${row.onBehalfOfId},
-            ${row.subjectId}, ${JSON.stringify(row.data)}::jsonb, ${row.requestId})`;
+    select ${row.environmentId}::uuid, ${row.type}, ${row.actorType}, ${row.actorId}, ${row.onBehalfOfType}, ${row.onBehalfOfId},
+           ${row.subjectId}::uuid, ${JSON.stringify(row.data)}::jsonb, ${row.requestId}
+    ${onlyIf ? sql`where ${onlyIf}` : sql``}`;
 }

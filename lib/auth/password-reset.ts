@@ -102,6 +102,9 @@ export async function resetPassword(
     // Thrown, not returned: returning would commit the consumed code.
     if (!user || user.status === "deleted") throw invalidCode();
     if (user.status === "banned") throw new AppError("user_banned", "This account has been banned.");
+    const actor = { type: "user", id: user.id, requestId: context.requestId } as const;
+    const revokedSessions = await revokeAllUserSessions(tx, { environmentId: environment.id, userId: user.id }, actor, "password_reset");
+    // Read back after the revocation: the session below opens on the sign-in generation it moved to.
     const [updated] = await tx
       .update(users)
       .set({ passwordHash, updatedAt: new Date(), lastSignInAt: new Date() })
@@ -109,8 +112,6 @@ export async function resetPassword(
       .returning();
     if (!updated) throw new Error("user update returned no row");
     locale = updated.locale;
-    const actor = { type: "user", id: user.id, requestId: context.requestId } as const;
-    const revokedSessions = await revokeAllUserSessions(tx, { environmentId: environment.id, userId: user.id }, actor, "password_reset");
     await recordEvent(tx, {
       environmentId: environment.id,
       type: "user.password_reset",

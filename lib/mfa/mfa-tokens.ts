@@ -7,7 +7,7 @@ import type { JsonObject } from "../json/deep-merge";
 import type { EnvironmentContext } from "../environments/context";
 import { codeExhausted, findLiveCode, invalidCode, issueCode, MAX_CODE_ATTEMPTS, recordFailedAttempt, type OneTimeCodeRow } from "../auth/one-time-codes";
 import { AUTH_METHODS, type AuthMethod } from "../sessions/establish-session";
-import { signInBeganBeforeRevocation } from "../sessions/revoke-sessions";
+import { generationOf, issuedAtCurrentGeneration } from "../sessions/sign-in-generation";
 import type { UserRow } from "../users/serialize";
 import type { ConfirmedTotp } from "./totp-factors";
 
@@ -42,7 +42,7 @@ export async function issueMfaToken(
     // Addresses key the email-code caps; a challenge is found by its token only.
     email: user.email ?? "",
     userId: user.id,
-    payload: { kind: challenge.kind, methods: challenge.methods },
+    payload: { kind: challenge.kind, methods: challenge.methods, ...generationOf(user) },
     lifetimeMinutes: MFA_TOKEN_LIFETIME_MINUTES,
     withCode: false,
   });
@@ -98,16 +98,13 @@ export async function redeemMfaChallenge(db: Database, challenge: MfaChallenge):
   );
   const [row] = await db
     .with(spent)
-    .select({
-      user: users,
-      spent: sql<boolean>`exists (select 1 from ${spent})`,
-      revoked: signInBeganBeforeRevocation(challenge.row.id),
-    })
+    .select({ user: users, spent: sql<boolean>`exists (select 1 from ${spent})` })
     .from(users)
     .where(eq(users.id, challenge.userId))
     .for("update");
+  if (!row?.spent) throw invalidCode();
   // A ban revokes every session too, but a banned user is told so (the caller's 403).
-  if (!row?.spent || (row.revoked && row.user.status === "active")) throw invalidCode();
+  if (row.user.status === "active" && !issuedAtCurrentGeneration(challenge.row.payload, row.user)) throw invalidCode();
   return row.user;
 }
 

@@ -200,7 +200,7 @@ async function signInWithProfile(
     const { user } = resolution;
     if (flow.native && flow.redirectUrl) {
       // The app redeems the ticket with its verifier (POST /auth/session/establish), which applies MFA.
-      const ticket = await issueSessionTicket(tx, environment, { userId: user.id, email: user.email, methods: ["oauth"], codeChallenge: flow.codeChallenge });
+      const ticket = await issueSessionTicket(tx, environment, { user, methods: ["oauth"], codeChallenge: flow.codeChallenge });
       return { location: withParams(flow.redirectUrl, { ticket }) };
     }
     const hostedFlow: Record<string, string> = flow.redirectUrl ? { redirect_url: flow.redirectUrl } : {};

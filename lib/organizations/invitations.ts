@@ -150,6 +150,10 @@ export async function inviteToOrganization(
   const secrets = newInvitationSecrets();
   const invitedBy = inviter.actor.type === "user" ? inviter.actor.id : null;
   return db.transaction(async (tx) => {
+    // The inviter's row before the organization's: the insert's foreign key to it waits
+    // on a deletion of the inviter, which holds that row and then takes the organization
+    // (release-memberships.ts); taken in that same order the two queue, never deadlock.
+    if (invitedBy) await tx.select({ id: users.id }).from(users).where(eq(users.id, invitedBy)).for("key share");
     // Checked again under the locks: the organization may be gone (its deletion would
     // fail the insert), the role dropped from the set, or the inviter's own role
     // changed, since the checks above.

@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
+import { executeRows } from "@/db/execute-rows";
 import { eventInsert } from "../audit/record-event";
+import { overtakenSignIn } from "./sign-in-generation";
 import { randomToken, sha256 } from "../crypto/tokens";
 import type { EnvironmentContext } from "../environments/context";
 import type { RequestContext } from "../http/request-context";
@@ -146,19 +148,31 @@ export async function establishSession(
   };
   const at = now.toISOString();
   const actor = { type: "user", id: user.id, requestId: context.requestId } as const;
-  const audit = eventInsert({ environmentId: environment.id, type: "session.created", actor, subjectId: user.id, data: { sessionId: session.id, amr: proof.methods } });
-  await db.execute(sql`
-    with new_session as (
+  const event = { environmentId: environment.id, type: "session.created", actor, subjectId: user.id, data: { sessionId: session.id, amr: proof.methods } } as const;
+  // The user's row first, on the sign-in generation the proof was read with: a
+  // revocation of all the user's sessions in progress holds the row, this waits for it
+  // and then finds the generation moved on, and nothing is written. Otherwise the
+  // session exists before any later revocation's statement looks for it.
+  const [opened] = await executeRows<{ opened: boolean }>(
+    db,
+    sql`
+    with signed_in as (
+      update users set last_sign_in_at = ${at}::timestamptz
+      where id = ${user.id} and sign_in_generation = ${user.signInGeneration}
+      returning id
+    ), new_session as (
       insert into sessions (id, environment_id, user_id, token_hash, status, created_at, last_active_at, last_verified_at,
                             expires_at, user_agent, ip_address, amr, aal, authenticated_at, parent_session_id)
-      values (${session.id}, ${session.environmentId}, ${session.userId}, ${session.tokenHash}, 'active',
-              ${at}::timestamptz, ${at}::timestamptz, ${session.lastVerifiedAt.toISOString()}::timestamptz, ${session.expiresAt.toISOString()}::timestamptz,
-              ${session.userAgent}, ${session.ipAddress}, ${`{${proof.methods.join(",")}}`}::text[], ${session.aal}, ${at}::timestamptz,
-              ${session.parentSessionId}::uuid)
+      select ${session.id}, ${session.environmentId}, ${session.userId}, ${session.tokenHash}, 'active',
+             ${at}::timestamptz, ${at}::timestamptz, ${session.lastVerifiedAt.toISOString()}::timestamptz, ${session.expiresAt.toISOString()}::timestamptz,
+             ${session.userAgent}, ${session.ipAddress}, ${`{${proof.methods.join(",")}}`}::text[], ${session.aal}, ${at}::timestamptz,
+             ${session.parentSessionId}::uuid
+      from signed_in
       returning id
-    ), audit as (${audit})
-    update users set last_sign_in_at = ${at}::timestamptz
-    where id = ${user.id}`);
+    ), audit as (${eventInsert(event, sql`exists (select 1 from new_session)`)})
+    select exists (select 1 from new_session) as opened`,
+  );
+  if (!opened?.opened) throw overtakenSignIn();
 
   const state = await sessionState(db, environment, user, session.id);
   const grant: SessionGrant = {

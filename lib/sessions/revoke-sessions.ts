@@ -14,7 +14,7 @@ import type { SessionRow } from "./serialize";
 // primary, whatever ended the primary: every revocation here cascades to the
 // satellites of the sessions it revoked (reason `primary_session_ended`).
 // Revoking all of a user's sessions also ends the sign-ins still on their way to
-// one (signInBeganBeforeRevocation).
+// one (lib/sessions/sign-in-generation.ts).
 
 interface UserSessions {
   environmentId: string;
@@ -46,21 +46,6 @@ export async function revokeSession(
 }
 
 /**
- * Whether the sign-in that issued this one-time code (a session ticket, a
- * second-factor challenge) began before the user's sessions were last revoked
- * (`users.sign_ins_revoked_at`, set by revokeAllUserSessions): such a sign-in opens
- * no session, or a password change would leave a stolen ticket or a half-done
- * sign-in with the old password good for minutes. A selection on `users`, for the
- * statement that locks the user row: a revocation that held the row until it
- * committed is then seen. Strictly before: a revocation and a challenge issued in
- * one transaction (a password reset of an MFA user) share its `now()`, and that
- * challenge is the new sign-in.
- */
-export function signInBeganBeforeRevocation(codeId: string) {
-  return sql<boolean>`coalesce(${users.signInsRevokedAt} > (select c.created_at from one_time_codes c where c.id = ${codeId}), false)`;
-}
-
-/**
  * Revokes every active session of a user, or all but the caller's own
  * (`exceptSessionId`); returns how many (satellites included). "All but mine"
  * keeps the caller's session and, when the caller is a satellite, the primary it
@@ -75,10 +60,11 @@ export async function revokeAllUserSessions(
   actor: Actor,
   reason: SessionRevocationReason,
 ): Promise<number> {
-  // First, before any session row: redemptions lock the user, then a session (order of locks).
+  // Ends the sign-ins still on their way to a session (sign-in-generation.ts). First,
+  // before any session row: redemptions lock the user, then a session (order of locks).
   await tx
     .update(users)
-    .set({ signInsRevokedAt: sql`now()` })
+    .set({ signInGeneration: sql`${users.signInGeneration} + 1` })
     .where(and(eq(users.id, target.userId), eq(users.environmentId, target.environmentId)));
   const kept = target.exceptSessionId ? await lockCallerSignIn(tx, target.exceptSessionId) : [];
   const revoked = await tx

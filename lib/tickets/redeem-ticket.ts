@@ -6,7 +6,7 @@ import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
 import type { RequestContext } from "../http/request-context";
 import { establishSession, type Establishment, type Proof } from "../sessions/establish-session";
-import { signInBeganBeforeRevocation } from "../sessions/revoke-sessions";
+import { issuedAtCurrentGeneration } from "../sessions/sign-in-generation";
 import { idleBound } from "../sessions/resolve-session";
 import { verifierMatches } from "./pkce";
 import { spendSessionTicket, type SessionTicket } from "./session-tickets";
@@ -52,15 +52,14 @@ export async function redeemSessionTicket(
   const outcome = await db.transaction(async (tx): Promise<Outcome> => {
     const spent = await spendSessionTicket(tx, environment, ticket);
     if (!spent || !fitsChannel(spent, channel)) return { kind: "invalid" };
-    const [locked] = await tx
-      .select({ user: users, revoked: signInBeganBeforeRevocation(spent.id) })
+    const [user] = await tx
+      .select()
       .from(users)
       .where(and(eq(users.id, spent.userId), eq(users.environmentId, environment.id)))
       .for("update");
-    if (!locked || locked.user.status === "deleted") return { kind: "invalid" };
-    const { user } = locked;
+    if (!user || user.status === "deleted") return { kind: "invalid" };
     if (user.status === "banned") return { kind: "banned" };
-    if (locked.revoked) return { kind: "invalid" };
+    if (!issuedAtCurrentGeneration(spent.payload, user)) return { kind: "invalid" };
     const proof: Proof = { methods: spent.methods.length > 0 ? spent.methods : ["ticket"] };
     if (spent.parentSessionId) {
       const parent = await livePrimarySession(tx, environment, user.id, spent.parentSessionId);

@@ -131,8 +131,7 @@ export async function satelliteSyncTarget(
   if (!current) return target.toString();
   const primary = current.session;
   const ticket = await issueSessionTicket(db, environment, {
-    userId: current.user.id,
-    email: current.user.email,
+    user: current.user,
     // The satellite continues the primary's sign-in: same proof, so a second factor given there is not asked again.
     methods: primary.amr.filter((method): method is AuthMethod => (AUTH_METHODS as readonly string[]).includes(method)),
     // A satellite's own satellites hang off the primary too, so one level of cascade ends them all.

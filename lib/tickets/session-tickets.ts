@@ -5,6 +5,8 @@ import { issueCode } from "../auth/one-time-codes";
 import { sha256 } from "../crypto/tokens";
 import type { EnvironmentContext } from "../environments/context";
 import type { JsonObject } from "../json/deep-merge";
+import { generationOf } from "../sessions/sign-in-generation";
+import type { UserRow } from "../users/serialize";
 import { AUTH_METHODS, type AuthMethod } from "../sessions/establish-session";
 import { codeChallengeSchema } from "./pkce";
 import { syncBindingSchema } from "./sync-binding";
@@ -18,8 +20,8 @@ import { syncBindingSchema } from "./sync-binding";
 export const SESSION_TICKET_LIFETIME_SECONDS = 60;
 
 export interface SessionTicketInput {
-  userId: string;
-  email: string | null;
+  /** The user as the sign-in read them: the ticket opens nothing once their sign-in generation moved on. */
+  user: Pick<UserRow, "id" | "email" | "signInGeneration">;
   /** The methods the sign-in proved; the session opened with the ticket carries them (and owes a second factor if they hold none). */
   methods: AuthMethod[];
   /** S256 challenge of a native flow: the ticket is then redeemable only by POST with the matching verifier. */
@@ -35,9 +37,8 @@ export interface SessionTicketInput {
 
 /** What a spent ticket stands for. */
 export interface SessionTicket {
-  /** Its one_time_codes row. */
-  id: string;
   userId: string;
+  payload: JsonObject;
   methods: AuthMethod[];
   codeChallenge: string | null;
   parentSessionId: string | null;
@@ -53,9 +54,10 @@ export async function issueSessionTicket(db: Database, environment: EnvironmentC
     environmentId: environment.id,
     purpose: "session_ticket",
     // Addresses key the email-code caps; a ticket is found by its token only.
-    email: input.email ?? "",
-    userId: input.userId,
+    email: input.user.email ?? "",
+    userId: input.user.id,
     payload: {
+      ...generationOf(input.user),
       methods: input.methods,
       codeChallenge: input.codeChallenge ?? null,
       parentSessionId: input.parentSessionId ?? null,
@@ -67,11 +69,11 @@ export async function issueSessionTicket(db: Database, environment: EnvironmentC
   return token;
 }
 
-function parseTicket(id: string, userId: string, payload: JsonObject): SessionTicket {
+function parseTicket(userId: string, payload: JsonObject): SessionTicket {
   const methods = Array.isArray(payload.methods) ? payload.methods : [];
   return {
-    id,
     userId,
+    payload,
     methods: methods.filter((method): method is AuthMethod => (AUTH_METHODS as readonly unknown[]).includes(method)),
     codeChallenge: typeof payload.codeChallenge === "string" ? payload.codeChallenge : null,
     parentSessionId: typeof payload.parentSessionId === "string" ? payload.parentSessionId : null,
@@ -99,6 +101,6 @@ export async function spendSessionTicket(db: Database, environment: EnvironmentC
         gt(oneTimeCodes.expiresAt, sql`now()`),
       ),
     )
-    .returning({ id: oneTimeCodes.id, userId: oneTimeCodes.userId, payload: oneTimeCodes.payload });
-  return row?.userId ? parseTicket(row.id, row.userId, row.payload) : null;
+    .returning({ userId: oneTimeCodes.userId, payload: oneTimeCodes.payload });
+  return row?.userId ? parseTicket(row.userId, row.payload) : null;
 }

@@ -1,7 +1,7 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { sessions, users } from "@/db/schema";
+import { events, sessions, users } from "@/db/schema";
 import { SYSTEM_ACTOR } from "@/lib/audit/record-event";
 import { findEnvironment } from "@/lib/environments/context";
 import { revokeAllUserSessions } from "@/lib/sessions/revoke-sessions";
@@ -22,9 +22,11 @@ const VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
 async function nativeTicket(environmentId: string, user: { id: string; email: string }) {
   const environment = await findEnvironment(getDb(), environmentId);
   if (!environment) throw new Error("no environment");
+  // As the sign-in that issues it reads the user: on their current sign-in generation.
+  const [current] = await getDb().select().from(users).where(eq(users.id, user.id));
+  if (!current) throw new Error("no user");
   return issueSessionTicket(getDb(), environment, {
-    userId: user.id,
-    email: user.email,
+    user: current,
     methods: ["oauth"],
     codeChallenge: s256Challenge(VERIFIER),
   });
@@ -107,4 +109,47 @@ describe.skipIf(!process.env.DATABASE_URL)("a redemption waiting on a revocation
     expectProblem(await redemption!, 400, "invalid_code");
     expect(await sessionCount(user.id)).toBe(1);
   });
+
+  // Review finding: stamping the revocation's time let in whatever its transaction
+  // overlapped. A sign-in that read the old credentials before the revocation
+  // committed must not open a session, nor a second-factor challenge that works, after it.
+  it("a password sign-in that checked the credentials before the revocation committed opens no session", async () => {
+    const { publishableKey, environmentId, user } = await setup();
+    let login: Promise<ApiResponse> | undefined;
+    await revokingEverythingWhile(environmentId, user.id, () => {
+      login = clientApi(publishableKey).post("/auth/login", { email: user.email, password: STRONG_PASSWORD });
+    });
+    expectProblem(await login!, 401, "invalid_credentials");
+    const active = await getDb().select().from(sessions).where(and(eq(sessions.userId, user.id), eq(sessions.status, "active")));
+    expect(active).toEqual([]);
+    const created = await getDb().select().from(events).where(and(eq(events.subjectId, user.id), eq(events.type, "session.created")));
+    expect(created).toHaveLength(1);
+  });
+
+  it("nor does a second-factor challenge begun during it, with the right code", async () => {
+    const { publishableKey, api, environmentId } = await mfaEnvironment();
+    const owner = await mfaUser(publishableKey, api);
+    let login: Promise<ApiResponse> | undefined;
+    await revokingEverythingWhile(environmentId, owner.userId, () => {
+      login = clientApi(publishableKey).post("/auth/login", { email: owner.email, password: STRONG_PASSWORD });
+    });
+    const started = await login!;
+    expect(started.body.status, started.text).toBe("needs_second_factor");
+    await awayFromStepEdge();
+    expectProblem(await clientApi(publishableKey).post("/auth/mfa/verify", { mfaToken: started.body.mfaToken, code: totpCode(owner.secret) }), 400, "invalid_code");
+    const active = await getDb().select().from(sessions).where(and(eq(sessions.userId, owner.userId), eq(sessions.status, "active")));
+    expect(active).toEqual([]);
+  });
 });
+
+/** Revokes every session of the user in a transaction that holds the user's row (as a password change does) while `during` starts its requests. */
+async function revokingEverythingWhile(environmentId: string, userId: string, during: () => void) {
+  const environment = await findEnvironment(getDb(), environmentId);
+  if (!environment) throw new Error("no environment");
+  await getDb().transaction(async (tx) => {
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
+    await revokeAllUserSessions(tx, { environmentId: environment.id, userId }, SYSTEM_ACTOR, "revoke_all");
+    during();
+    await new Promise((resolve) => setTimeout(resolve, 700));
+  });
+}

@@ -1,11 +1,11 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { organizationInvitations, organizationMemberships } from "@/db/schema";
+import { organizationInvitations, organizationMemberships, organizations, users } from "@/db/schema";
 import { findEnvironment } from "@/lib/environments/context";
 import { inviteToOrganization, resendInvitation, revokeInvitation } from "@/lib/organizations/invitations";
 import { findMembership, type ActingMember } from "@/lib/organizations/memberships";
-import { expectProblem } from "../helpers/api";
+import { expectProblem, type ApiResponse } from "../helpers/api";
 import { ageSignIn } from "../helpers/client";
 import { newEnvironment, STRONG_PASSWORD } from "../helpers/fixtures";
 import { memberWithRole, signedInUser, type TestEnvironment } from "../helpers/organizations";
@@ -98,5 +98,23 @@ describe("invitations read the caller's role again under the organization's lock
     expect(rows.map((row) => ({ email: row.email, status: row.status, sendCount: row.sendCount }))).toEqual([
       { email: "second-admin@example.com", status: "pending", sendCount: 1 },
     ]);
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)("an invitation racing the deletion of its inviter", () => {
+  it("queues behind the deletion (inviter's row, then the organization's) instead of deadlocking into a 500", async () => {
+    const env = await newEnvironment();
+    const { organization } = await ownedOrganization(env);
+    const admin = await memberWithRole(env, organization.id, "admin");
+    let invite: Promise<ApiResponse> | undefined;
+    // A deletion of the admin in progress holds their row, then takes the organization's (release-memberships.ts).
+    await getDb().transaction(async (tx) => {
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, admin.user.id)).for("update");
+      invite = admin.client.post(`/organizations/${organization.id}/invitations`, { email: "late@example.com", role: "member" });
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, organization.id)).for("update");
+    });
+    const answered = await invite!;
+    expect(answered.status, answered.text).toBe(200);
   });
 });

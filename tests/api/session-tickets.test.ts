@@ -26,9 +26,11 @@ async function ticketFor(
 ) {
   const environment = await findEnvironment(getDb(), environmentId);
   if (!environment) throw new Error("no environment");
+  // As the sign-in that issues it reads the user: on their current sign-in generation.
+  const [current] = await getDb().select().from(users).where(eq(users.id, user.id));
+  if (!current) throw new Error("no user");
   return issueSessionTicket(getDb(), environment, {
-    userId: user.id,
-    email: user.email,
+    user: current,
     methods: options.methods ?? ["oauth"],
     codeChallenge: options.codeChallenge === undefined ? RFC_CHALLENGE : options.codeChallenge,
     parentSessionId: options.parentSessionId,

@@ -1,1 +1,0 @@
-ALTER TABLE "users" ADD COLUMN "sign_ins_revoked_at" timestamp (6) with time zone;
