@@ -11,6 +11,8 @@ import { logUnexpectedError } from "../http/log";
 import { consumeEmailCodeLimit, enforceEmailCodeLimit, refundEmailCodeGuess } from "../rate-limit/email-code-limits";
 import { enforceRateLimit } from "../rate-limit/enforce";
 import { revokeAllUserSessions } from "../sessions/revoke-sessions";
+import { generationOf, issuedAtCurrentGeneration } from "../sessions/sign-in-generation";
+import type { UserRow } from "../users/serialize";
 import type { RequestContext } from "../http/request-context";
 import { establishSession, type Establishment } from "../sessions/establish-session";
 import {
@@ -43,25 +45,27 @@ export async function forgotPassword(
   const overCap = (await consumeEmailCodeLimit(db, environment, "codeSendsPerEmail", "password_reset", email)) > 0;
   const user = await findUserByEmail(db, environment.id, email);
   if (user && user.status === "active" && !overCap) {
-    void issueAndSendResetCode(db, environment, user.id, email, user.locale).catch((error: unknown) => logUnexpectedError(context.requestId, error));
+    void issueAndSendResetCode(db, environment, user, email).catch((error: unknown) => logUnexpectedError(context.requestId, error));
   }
   return { status: "sent" };
 }
 
-async function issueAndSendResetCode(
-  db: Database,
-  environment: EnvironmentContext,
-  userId: string,
-  email: string,
-  locale: "en" | "da" | null,
-): Promise<void> {
+async function issueAndSendResetCode(db: Database, environment: EnvironmentContext, user: UserRow, email: string): Promise<void> {
   await db.transaction(async (tx) => {
     await cancelLiveCodes(tx, environment.id, "password_reset", email);
-    const { code } = await issueCode(tx, { environmentId: environment.id, purpose: "password_reset", email, userId, withCode: true });
+    // A reset signs in: like any sign-in on its way, it dies when all the user's sessions are revoked.
+    const { code } = await issueCode(tx, {
+      environmentId: environment.id,
+      purpose: "password_reset",
+      email,
+      userId: user.id,
+      payload: generationOf(user),
+      withCode: true,
+    });
     await sendEmail(tx, {
       template: "password_reset_code",
       to: email,
-      locale: emailLocale(environment, locale),
+      locale: emailLocale(environment, user.locale),
       environment: emailEnvironment(environment),
       props: { code: code ?? "", expiresInMinutes: CODE_LIFETIME_MINUTES },
     });
@@ -102,6 +106,11 @@ export async function resetPassword(
     // Thrown, not returned: returning would commit the consumed code.
     if (!user || user.status === "deleted") throw invalidCode();
     if (user.status === "banned") throw new AppError("user_banned", "This account has been banned.");
+    // The code proves a mailbox the account signed in with when it was sent: not once all its
+    // sessions were revoked since (a password change, sign-out everywhere…), nor once the
+    // address is no longer the account's (changed by the operator, removed).
+    if (!issuedAtCurrentGeneration(consumed.payload, user)) throw invalidCode();
+    if ((await findUserByEmail(tx, environment.id, consumed.email))?.id !== user.id) throw invalidCode();
     const actor = { type: "user", id: user.id, requestId: context.requestId } as const;
     const revokedSessions = await revokeAllUserSessions(tx, { environmentId: environment.id, userId: user.id }, actor, "password_reset");
     // Read back after the revocation: the session below opens on the sign-in generation it moved to.

@@ -94,10 +94,13 @@ export async function resolveSignIn(
     const account = await accountByEmail(db, environment.id, profile.email);
     if (account) {
       if (!profile.emailVerified || !account.verified) throw accountExists();
-      assertNotBanned(account.user);
-      const actor: RequestActor = { type: "user", id: account.user.id, requestId: context.requestId };
-      await linkIdentity(db, environment, account.user, { providerId, profile }, actor);
-      return { kind: "user", user: account.user, created: false };
+      // The row as of its lock: the ban check and the session (its sign-in generation) need it current.
+      const user = await liveUser(db, environment.id, account.user.id);
+      if (!user) throw new AppError("oauth_failed", "The account of this sign-in no longer exists.");
+      assertNotBanned(user);
+      const actor: RequestActor = { type: "user", id: user.id, requestId: context.requestId };
+      await linkIdentity(db, environment, user, { providerId, profile }, actor);
+      return { kind: "user", user, created: false };
     }
   }
 

@@ -47,9 +47,11 @@ export async function signInWithPasskey(
   const assertion = await verifyAssertion(relyingParty(environment, context.host), passkey, response, "required");
   if (!assertion) throw passkeyRefused();
   return db.transaction(async (tx) => {
-    if (!(await acceptAssertion(tx, signInBinding(environment), assertion))) throw passkeyRefused();
+    // The user's row before the passkey's (acceptAssertion's counter): the order a reset of
+    // the user's factors takes them in (lib/mfa/reset-factors.ts), so the two queue, never deadlock.
     const [user] = await tx.select().from(users).where(eq(users.id, passkey.userId)).for("update");
     if (!user || user.environmentId !== environment.id || user.status === "deleted") throw passkeyRefused();
+    if (!(await acceptAssertion(tx, signInBinding(environment), assertion))) throw passkeyRefused();
     if (user.status === "banned") throw new AppError("user_banned", "This account has been banned.");
     return establishSession(tx, environment, user, { methods: ["webauthn"] }, context);
   });

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import type { Database } from "@/db/client";
-import { executeRows } from "@/db/execute-rows";
+import { queryRows, type Database } from "@/db/client";
 import { eventInsert } from "../audit/record-event";
 import { overtakenSignIn } from "./sign-in-generation";
 import { randomToken, sha256 } from "../crypto/tokens";
@@ -153,7 +152,7 @@ export async function establishSession(
   // revocation of all the user's sessions in progress holds the row, this waits for it
   // and then finds the generation moved on, and nothing is written. Otherwise the
   // session exists before any later revocation's statement looks for it.
-  const [opened] = await executeRows<{ opened: boolean }>(
+  const [opened] = await queryRows<{ opened: boolean }>(
     db,
     sql`
     with signed_in as (

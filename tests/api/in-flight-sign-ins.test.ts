@@ -8,7 +8,7 @@ import { revokeAllUserSessions } from "@/lib/sessions/revoke-sessions";
 import { s256Challenge } from "@/lib/tickets/pkce";
 import { issueSessionTicket } from "@/lib/tickets/session-tickets";
 import { expectProblem, type ApiResponse } from "../helpers/api";
-import { clientApi } from "../helpers/client";
+import { clientApi, codeIn, latestEmail } from "../helpers/client";
 import { createUser, STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
 import { awayFromStepEdge, mfaEnvironment, mfaToken, mfaUser, signedInClient, totpCode } from "../helpers/mfa";
 
@@ -90,6 +90,34 @@ describe("a second-factor challenge begun before all the user's sessions are rev
     const verified = await guest.post("/auth/mfa/verify", { mfaToken: fresh.body.mfaToken, code: owner.recoveryCodes[0] });
     expect(verified.status, verified.text).toBe(200);
     expect(verified.body.session.status).toBe("ACTIVE");
+  });
+});
+
+describe("a password-reset code sent before all the user's sessions are revoked, or to an address no longer the account's", () => {
+  async function resetCode(publishableKey: string, email: string) {
+    expect((await clientApi(publishableKey).post("/auth/forgot-password", { email })).status).toBe(200);
+    await expect.poll(async () => (await latestEmail(email)).template).toBe("password_reset_code");
+    return codeIn((await latestEmail(email)).text);
+  }
+
+  it("resets nothing and signs nobody in after the owner changes the password or signs out everywhere", async () => {
+    const { publishableKey, user, client } = await setup();
+    const code = await resetCode(publishableKey, user.email);
+    expect((await client.post("/users/me/password", { currentPassword: STRONG_PASSWORD, newPassword: "the owner's new passphrase" })).status).toBe(200);
+    const reset = await clientApi(publishableKey).post("/auth/reset-password", { email: user.email, code, newPassword: "the thief's passphrase" });
+    expectProblem(reset, 400, "invalid_code");
+    expectProblem(await clientApi(publishableKey).post("/auth/login", { email: user.email, password: "the thief's passphrase" }), 401, "invalid_credentials");
+    expect((await clientApi(publishableKey).post("/auth/login", { email: user.email, password: "the owner's new passphrase" })).status).toBe(200);
+  });
+
+  it("resets nothing once the operator moved the account to another address", async () => {
+    const { publishableKey, api, user } = await setup();
+    const code = await resetCode(publishableKey, user.email);
+    const moved = await api.patch(`/users/${user.id}`, { email: uniqueEmail("moved") });
+    expect(moved.status, moved.text).toBe(200);
+    expectProblem(await clientApi(publishableKey).post("/auth/reset-password", { email: user.email, code, newPassword: "the thief's passphrase" }), 400, "invalid_code");
+    const fresh = await resetCode(publishableKey, moved.body.email);
+    expect((await clientApi(publishableKey).post("/auth/reset-password", { email: moved.body.email, code: fresh, newPassword: "the owner's new passphrase" })).status).toBe(200);
   });
 });
 

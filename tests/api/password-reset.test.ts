@@ -108,7 +108,16 @@ describe("POST /_svc/auth/reset-password", () => {
     await api.post(`/users/${user.id}/unban`);
     // Before the fix the password had changed and the code was spent, although the answer was an error.
     expect((await clientApi(publishableKey).post("/auth/login", { email, password: STRONG_PASSWORD })).status).toBe(200);
-    expect((await client.post("/auth/reset-password", { email, code, newPassword: NEW_PASSWORD })).status).toBe(200);
+    const codes = await getDb()
+      .select({ consumedAt: oneTimeCodes.consumedAt })
+      .from(oneTimeCodes)
+      .where(and(eq(oneTimeCodes.userId, user.id), eq(oneTimeCodes.purpose, "password_reset")));
+    expect(codes).toEqual([{ consumedAt: null }]);
+    // Unspent, but dead: the ban revoked every session, which ends the sign-ins then on their
+    // way (a reset is one; tests/api/in-flight-sign-ins.test.ts). A new code works.
+    expectProblem(await client.post("/auth/reset-password", { email, code, newPassword: NEW_PASSWORD }), 400, "invalid_code");
+    const fresh = await resetCode(client, email);
+    expect((await client.post("/auth/reset-password", { email, code: fresh, newPassword: NEW_PASSWORD })).status).toBe(200);
   });
 
   it("a user deleted after the code was sent: invalid_code, no new password hash, the code not consumed", async () => {
