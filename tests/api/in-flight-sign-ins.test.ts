@@ -6,10 +6,10 @@ import { SYSTEM_ACTOR } from "@/lib/audit/record-event";
 import { findEnvironment } from "@/lib/environments/context";
 import { revokeAllUserSessions } from "@/lib/sessions/revoke-sessions";
 import { s256Challenge } from "@/lib/tickets/pkce";
-import { issueSessionTicket } from "@/lib/tickets/session-tickets";
 import { expectProblem, type ApiResponse } from "../helpers/api";
 import { clientApi, codeIn, latestEmail } from "../helpers/client";
 import { createUser, STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
+import { issueTicketFor } from "../helpers/tickets";
 import { awayFromStepEdge, mfaEnvironment, mfaToken, mfaUser, signedInClient, totpCode } from "../helpers/mfa";
 
 // A sign-in still on its way to a session when all the user's sessions are revoked
@@ -19,17 +19,8 @@ import { awayFromStepEdge, mfaEnvironment, mfaToken, mfaUser, signedInClient, to
 
 const VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
 
-async function nativeTicket(environmentId: string, user: { id: string; email: string }) {
-  const environment = await findEnvironment(getDb(), environmentId);
-  if (!environment) throw new Error("no environment");
-  // As the sign-in that issues it reads the user: on their current sign-in generation.
-  const [current] = await getDb().select().from(users).where(eq(users.id, user.id));
-  if (!current) throw new Error("no user");
-  return issueSessionTicket(getDb(), environment, {
-    user: current,
-    methods: ["oauth"],
-    codeChallenge: s256Challenge(VERIFIER),
-  });
+function nativeTicket(environmentId: string, user: { id: string }) {
+  return issueTicketFor(environmentId, user.id, { methods: ["oauth"], codeChallenge: s256Challenge(VERIFIER) });
 }
 
 async function sessionCount(userId: string) {

@@ -3,13 +3,12 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { oneTimeCodes, sessions, users } from "@/db/schema";
 import { randomToken, sha256 } from "@/lib/crypto/tokens";
-import { findEnvironment } from "@/lib/environments/context";
 import type { AuthMethod } from "@/lib/sessions/establish-session";
 import { s256Challenge } from "@/lib/tickets/pkce";
-import { issueSessionTicket } from "@/lib/tickets/session-tickets";
 import { call, expectProblem, problemFields, type ApiResponse } from "../helpers/api";
 import { clientApi } from "../helpers/client";
 import { createUser, newEnvironment, STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
+import { issueTicketFor } from "../helpers/tickets";
 import { hostBrowser, hostedEnvironment as hostedEnvironmentOn } from "../helpers/host-browser";
 import { awayFromStepEdge, mfaEnvironment, mfaUser, totpCode } from "../helpers/mfa";
 
@@ -19,18 +18,12 @@ const RFC_CHALLENGE = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
 /** Another well-formed verifier, whose challenge is not RFC_CHALLENGE. */
 const OTHER_VERIFIER = "x".repeat(43);
 
-async function ticketFor(
+function ticketFor(
   environmentId: string,
-  user: { id: string; email: string | null },
+  user: { id: string },
   options: { codeChallenge?: string | null; methods?: AuthMethod[]; parentSessionId?: string; binding?: string } = {},
 ) {
-  const environment = await findEnvironment(getDb(), environmentId);
-  if (!environment) throw new Error("no environment");
-  // As the sign-in that issues it reads the user: on their current sign-in generation.
-  const [current] = await getDb().select().from(users).where(eq(users.id, user.id));
-  if (!current) throw new Error("no user");
-  return issueSessionTicket(getDb(), environment, {
-    user: current,
+  return issueTicketFor(environmentId, user.id, {
     methods: options.methods ?? ["oauth"],
     codeChallenge: options.codeChallenge === undefined ? RFC_CHALLENGE : options.codeChallenge,
     parentSessionId: options.parentSessionId,
@@ -189,7 +182,7 @@ describe("POST /_svc/auth/session/establish (native ticket + PKCE)", () => {
     const env = await mfaEnvironment();
     const user = await mfaUser(env.publishableKey, env.api);
     const before = (await userSessions(user.userId)).length;
-    const ticket = await ticketFor(env.environmentId, { id: user.userId, email: user.email });
+    const ticket = await ticketFor(env.environmentId, { id: user.userId });
     const res = await redeem(env.publishableKey, { ticket, codeVerifier: RFC_VERIFIER });
     expect(res.status, res.text).toBe(200);
     expect(res.body.status).toBe("needs_second_factor");
