@@ -11,7 +11,7 @@ import { passwordInputSchema } from "../users/schemas";
 import { hashPassword, verifyPassword } from "./password-hasher";
 import { assertPasswordAllowed } from "./password-policy";
 import { linkBase } from "../environments/environment-links";
-import { sendPasswordChangedNotice } from "./password-reset";
+import { sendPasswordChangedNotices } from "./password-changed-notice";
 import { invalidCredentials } from "./sign-in";
 
 export const passwordStatusSchema = z
@@ -58,7 +58,7 @@ export async function changePassword(
     // transaction finds it (locked): no concurrent change of the primary can redirect it,
     // and when it cannot be sent the password stays as it was (503 email_unavailable).
     const owner = await getLiveUserOrThrow(tx, environment.id, user.id, { forUpdate: true });
-    if (owner.email) await sendPasswordChangedNotice(tx, environment, linkBase(environment, null), owner.email, owner.locale);
+    await sendPasswordChangedNotices(tx, environment, linkBase(environment, null), owner);
     await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, user.id));
     const target = { environmentId: environment.id, userId: user.id, exceptSessionId: current.session.id };
     const revokedSessions = await revokeAllUserSessions(tx, target, actor, "password_changed");

@@ -117,13 +117,13 @@ export const resetPasswordOperation = defineOperation({
   method: "post",
   path: "/_svc/auth/reset-password",
   summary: "Reset the password with the emailed code",
-  description: "Revokes every session and signs the user in afresh. An unknown address, an address without a live code and a wrong code answer the same 400 invalid_code after the same work (the password policy check and hash run first), and each counts against the IP and the address's daily cap (`rateLimits.codeFailuresPerEmail`, default 20): past it, 429 rate_limited for every address alike. A user banned since the code was sent gets 403 user_banned with the right code; nothing changes.",
+  description: "Revokes every session and signs the user in afresh. An unknown address, an address without a live code and a wrong code answer the same 400 invalid_code after the same work (the password policy check and hash run first), and each counts against the IP and the address's daily cap (`rateLimits.codeFailuresPerEmail`, default 20): past it, 429 rate_limited for every address alike. A user banned since the code was sent gets 403 user_banned with the right code; nothing changes. A notice goes to the primary address, and to the address the code was sent to when that is another, as part of the change (503 email_unavailable: nothing changes).",
   tags: ["Client: passwords"],
   auth: "publishableKey",
   query: nativeQuery,
   body: resetPasswordBody,
   response: { status: 200, description: "The new session.", schema: sessionEstablishedSchema },
-  errors: [...CLIENT, "invalid_request", "invalid_code", "password_too_weak", "user_banned", "rate_limited"],
+  errors: [...CLIENT, "invalid_request", "invalid_code", "password_too_weak", "user_banned", "rate_limited", "email_unavailable"],
 });
 
 export const getLegalOperation = defineOperation({

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { users } from "@/db/schema";
 import { recordEvent } from "../audit/record-event";
-import { environmentUrl, linkBase, type LinkBase } from "../environments/environment-links";
+import { linkBase } from "../environments/environment-links";
 import { emailEnvironment, emailLocale } from "../email/environment-branding";
 import { sendEmail } from "../email/send-email";
 import type { EnvironmentContext } from "../environments/context";
@@ -24,6 +24,7 @@ import {
   issueCode,
   recordFailedAttempt,
 } from "./one-time-codes";
+import { sendPasswordChangedNotices } from "./password-changed-notice";
 import { hashPassword } from "./password-hasher";
 import { assertPasswordAllowed } from "./password-policy";
 import { clearSignInFailures, findUserByEmail } from "./sign-in";
@@ -76,8 +77,8 @@ async function issueAndSendResetCode(db: Database, environment: EnvironmentConte
 const NO_CODE = { id: "00000000-0000-0000-0000-000000000000", tokenHash: "" };
 
 /**
- * Resets the password with the emailed code: every session is revoked and the user
- * is signed in afresh, all in one transaction; then a notice is emailed.
+ * Resets the password with the emailed code: every session is revoked, the owner is
+ * notified and the user is signed in afresh, all in one transaction.
  *
  * An unknown address, an address without a live code and a wrong code get the same
  * 400 invalid_code after the same work: the policy check and the argon2 hash run
@@ -98,7 +99,6 @@ export async function resetPassword(
   const passwordHash = await hashPassword(input.newPassword);
   const row = await findLatestLiveCodeForEmail(db, environment.id, "password_reset", input.email);
 
-  let locale: "en" | "da" | null = null;
   const opened = await db.transaction(async (tx) => {
     const consumed = await consumeCode(tx, row ?? NO_CODE, input.code);
     if (!consumed) return null;
@@ -120,7 +120,6 @@ export async function resetPassword(
       .where(eq(users.id, user.id))
       .returning();
     if (!updated) throw new Error("user update returned no row");
-    locale = updated.locale;
     await recordEvent(tx, {
       environmentId: environment.id,
       type: "user.password_reset",
@@ -128,6 +127,7 @@ export async function resetPassword(
       subjectId: user.id,
       data: { revokedSessions },
     });
+    await sendPasswordChangedNotices(tx, environment, linkBase(environment, context.host), updated, consumed.email);
     // The emailed code proved the mailbox; the new password is not a proof of its own.
     const established = await establishSession(tx, environment, updated, { methods: ["email_code"] }, context);
     // The failed sign-ins are forgiven once the owner is back in, but not while a second
@@ -140,25 +140,5 @@ export async function resetPassword(
     throw invalidCode();
   }
   await refundEmailCodeGuess(db, environment, "password_reset", input.email);
-  void sendPasswordChangedNotice(db, environment, linkBase(environment, context.host), input.email, locale).catch((error: unknown) =>
-    logUnexpectedError(context.requestId, error),
-  );
   return opened;
-}
-
-/** Tells the owner their password changed, with a way back in if it was not them. */
-export async function sendPasswordChangedNotice(
-  db: Database,
-  environment: EnvironmentContext,
-  links: LinkBase,
-  email: string,
-  locale: "en" | "da" | null,
-): Promise<void> {
-  await sendEmail(db, {
-    template: "password_changed",
-    to: email,
-    locale: emailLocale(environment, locale),
-    environment: emailEnvironment(environment),
-    props: { changedAt: new Date().toISOString(), resetPasswordUrl: environmentUrl(links, "/forgot-password") },
-  });
 }

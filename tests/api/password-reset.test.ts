@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { oneTimeCodes, users } from "@/db/schema";
+import { emailAddresses, oneTimeCodes, users } from "@/db/schema";
 import { expectProblem, type ApiResponse } from "../helpers/api";
 import { clientApi, codeIn, emailCount, latestEmail, type ClientApi } from "../helpers/client";
 import { createUser, newEnvironment, STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
@@ -135,6 +135,33 @@ describe("POST /_svc/auth/reset-password", () => {
       .from(oneTimeCodes)
       .where(and(eq(oneTimeCodes.userId, user.id), eq(oneTimeCodes.purpose, "password_reset")));
     expect(codes).toEqual([{ consumedAt: null }]);
+  });
+});
+
+describe("the password-changed notice of a reset", () => {
+  it("regression: a reset through a verified secondary address told only that address; now the primary is told as well", async () => {
+    const { publishableKey, api, environmentId } = await newEnvironment();
+    const primary = uniqueEmail("primary");
+    const secondary = uniqueEmail("secondary");
+    const user = await createUser(api, { email: primary, password: STRONG_PASSWORD });
+    // A verified secondary address, as the account's own verification link leaves it: it signs in, so it can reset.
+    await getDb().insert(emailAddresses).values({ environmentId, userId: user.id, email: secondary, verifiedAt: new Date() });
+    const client = clientApi(publishableKey);
+    const code = await resetCode(client, secondary);
+    expect((await client.post("/auth/reset-password", { email: secondary, code, newPassword: NEW_PASSWORD })).status).toBe(200);
+    // Sent with the change, so they are there when the answer is.
+    expect(await emailCount(primary, "password_changed")).toBe(1);
+    expect(await emailCount(secondary, "password_changed")).toBe(1);
+  });
+
+  it("a reset through the primary address sends the notice there, once", async () => {
+    const { publishableKey, api } = await newEnvironment();
+    const email = uniqueEmail();
+    await createUser(api, { email, password: STRONG_PASSWORD });
+    const client = clientApi(publishableKey);
+    const code = await resetCode(client, email);
+    expect((await client.post("/auth/reset-password", { email, code, newPassword: NEW_PASSWORD })).status).toBe(200);
+    expect(await emailCount(email, "password_changed")).toBe(1);
   });
 });
 

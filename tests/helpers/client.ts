@@ -51,9 +51,10 @@ export async function latestEmail(to: string, template?: string): Promise<Mailbo
   return message;
 }
 
-export async function emailCount(to: string): Promise<number> {
-  const response = await call("GET", `/dev/mailbox/messages?to=${encodeURIComponent(to)}`);
-  return response.body.items.length;
+/** How many emails went to an address (of one template, when given). */
+export async function emailCount(to: string, template?: string): Promise<number> {
+  const response = await call<{ items: MailboxMessage[] }>("GET", `/dev/mailbox/messages?to=${encodeURIComponent(to)}`);
+  return response.body.items.filter((item) => !template || item.template === template).length;
 }
 
 /** The 6-digit code standing alone in an email's text part. */
