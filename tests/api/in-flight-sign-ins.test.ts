@@ -7,7 +7,7 @@ import { findEnvironment } from "@/lib/environments/context";
 import { revokeAllUserSessions } from "@/lib/sessions/revoke-sessions";
 import { s256Challenge } from "@/lib/tickets/pkce";
 import { expectProblem, type ApiResponse } from "../helpers/api";
-import { clientApi, codeIn, latestEmail } from "../helpers/client";
+import { clientApi, emailedResetCode } from "../helpers/client";
 import { createUser, STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
 import { issueTicketFor } from "../helpers/tickets";
 import { awayFromStepEdge, mfaEnvironment, mfaToken, mfaUser, signedInClient, totpCode } from "../helpers/mfa";
@@ -85,15 +85,9 @@ describe("a second-factor challenge begun before all the user's sessions are rev
 });
 
 describe("a password-reset code sent before all the user's sessions are revoked, or to an address no longer the account's", () => {
-  async function resetCode(publishableKey: string, email: string) {
-    expect((await clientApi(publishableKey).post("/auth/forgot-password", { email })).status).toBe(200);
-    await expect.poll(async () => (await latestEmail(email)).template).toBe("password_reset_code");
-    return codeIn((await latestEmail(email)).text);
-  }
-
   it("resets nothing and signs nobody in after the owner changes the password or signs out everywhere", async () => {
     const { publishableKey, user, client } = await setup();
-    const code = await resetCode(publishableKey, user.email);
+    const code = await emailedResetCode(publishableKey, user.email);
     expect((await client.post("/users/me/password", { currentPassword: STRONG_PASSWORD, newPassword: "the owner's new passphrase" })).status).toBe(200);
     const reset = await clientApi(publishableKey).post("/auth/reset-password", { email: user.email, code, newPassword: "the thief's passphrase" });
     expectProblem(reset, 400, "invalid_code");
@@ -103,11 +97,11 @@ describe("a password-reset code sent before all the user's sessions are revoked,
 
   it("resets nothing once the operator moved the account to another address", async () => {
     const { publishableKey, api, user } = await setup();
-    const code = await resetCode(publishableKey, user.email);
+    const code = await emailedResetCode(publishableKey, user.email);
     const moved = await api.patch(`/users/${user.id}`, { email: uniqueEmail("moved") });
     expect(moved.status, moved.text).toBe(200);
     expectProblem(await clientApi(publishableKey).post("/auth/reset-password", { email: user.email, code, newPassword: "the thief's passphrase" }), 400, "invalid_code");
-    const fresh = await resetCode(publishableKey, moved.body.email);
+    const fresh = await emailedResetCode(publishableKey, moved.body.email);
     expect((await clientApi(publishableKey).post("/auth/reset-password", { email: moved.body.email, code: fresh, newPassword: "the owner's new passphrase" })).status).toBe(200);
   });
 });

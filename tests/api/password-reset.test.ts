@@ -3,20 +3,10 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { emailAddresses, oneTimeCodes, users } from "@/db/schema";
 import { expectProblem, type ApiResponse } from "../helpers/api";
-import { clientApi, codeIn, emailCount, latestEmail, type ClientApi } from "../helpers/client";
+import { clientApi, emailCount, emailedResetCode } from "../helpers/client";
 import { createUser, newEnvironment, STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
 
 const NEW_PASSWORD = "a different long passphrase";
-
-/** Asks for a reset code and reads it from the outbox (forgot-password sends after answering). */
-async function resetCode(client: ClientApi, email: string): Promise<string> {
-  const before = await emailCount(email);
-  expect((await client.post("/auth/forgot-password", { email })).status).toBe(200);
-  await expect.poll(() => emailCount(email)).toBe(before + 1);
-  const mail = await latestEmail(email);
-  expect(mail.template).toBe("password_reset_code");
-  return codeIn(mail.text);
-}
 
 function wrongCode(code: string): string {
   return code === "000000" ? "111111" : "000000";
@@ -36,7 +26,7 @@ describe("POST /_svc/auth/reset-password", () => {
     await createUser(api, { email: withCode, password: STRONG_PASSWORD });
     await createUser(api, { email: withoutCode, password: STRONG_PASSWORD });
     const client = clientApi(publishableKey);
-    const code = await resetCode(client, withCode);
+    const code = await emailedResetCode(publishableKey, withCode);
 
     const attempts = [
       { email: uniqueEmail("unknown"), code },
@@ -67,7 +57,7 @@ describe("POST /_svc/auth/reset-password", () => {
     await createUser(api, { email: withCode, password: STRONG_PASSWORD });
     await createUser(api, { email: withoutCode, password: STRONG_PASSWORD });
     const client = clientApi(publishableKey);
-    const code = await resetCode(client, withCode);
+    const code = await emailedResetCode(publishableKey, withCode);
 
     const refusals = [];
     for (const email of [uniqueEmail("unknown"), withoutCode, withCode]) {
@@ -100,7 +90,7 @@ describe("POST /_svc/auth/reset-password", () => {
     const email = uniqueEmail();
     const user = await createUser(api, { email, password: STRONG_PASSWORD });
     const client = clientApi(publishableKey);
-    const code = await resetCode(client, email);
+    const code = await emailedResetCode(publishableKey, email);
     await api.post(`/users/${user.id}/ban`);
     expectProblem(await client.post("/auth/reset-password", { email, code, newPassword: NEW_PASSWORD }), 403, "user_banned");
     expect(client.jar.size).toBe(0);
@@ -116,7 +106,7 @@ describe("POST /_svc/auth/reset-password", () => {
     // Unspent, but dead: the ban revoked every session, which ends the sign-ins then on their
     // way (a reset is one; tests/api/in-flight-sign-ins.test.ts). A new code works.
     expectProblem(await client.post("/auth/reset-password", { email, code, newPassword: NEW_PASSWORD }), 400, "invalid_code");
-    const fresh = await resetCode(client, email);
+    const fresh = await emailedResetCode(publishableKey, email);
     expect((await client.post("/auth/reset-password", { email, code: fresh, newPassword: NEW_PASSWORD })).status).toBe(200);
   });
 
@@ -125,7 +115,7 @@ describe("POST /_svc/auth/reset-password", () => {
     const email = uniqueEmail();
     const user = await createUser(api, { email, password: STRONG_PASSWORD });
     const client = clientApi(publishableKey);
-    const code = await resetCode(client, email);
+    const code = await emailedResetCode(publishableKey, email);
     await api.delete(`/users/${user.id}`);
     expectProblem(await client.post("/auth/reset-password", { email, code, newPassword: NEW_PASSWORD }), 400, "invalid_code");
     const [row] = await getDb().select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, user.id));
@@ -147,7 +137,7 @@ describe("the password-changed notice of a reset", () => {
     // A verified secondary address, as the account's own verification link leaves it: it signs in, so it can reset.
     await getDb().insert(emailAddresses).values({ environmentId, userId: user.id, email: secondary, verifiedAt: new Date() });
     const client = clientApi(publishableKey);
-    const code = await resetCode(client, secondary);
+    const code = await emailedResetCode(publishableKey, secondary);
     expect((await client.post("/auth/reset-password", { email: secondary, code, newPassword: NEW_PASSWORD })).status).toBe(200);
     // Sent with the change, so they are there when the answer is.
     expect(await emailCount(primary, "password_changed")).toBe(1);
@@ -159,7 +149,7 @@ describe("the password-changed notice of a reset", () => {
     const email = uniqueEmail();
     await createUser(api, { email, password: STRONG_PASSWORD });
     const client = clientApi(publishableKey);
-    const code = await resetCode(client, email);
+    const code = await emailedResetCode(publishableKey, email);
     expect((await client.post("/auth/reset-password", { email, code, newPassword: NEW_PASSWORD })).status).toBe(200);
     expect(await emailCount(email, "password_changed")).toBe(1);
   });
@@ -173,7 +163,7 @@ describe("POST /_svc/auth/forgot-password", () => {
     await createUser(api, { email, password: STRONG_PASSWORD });
     const client = clientApi(publishableKey);
     let code = "";
-    for (let i = 0; i < 10; i++) code = await resetCode(client, email);
+    for (let i = 0; i < 10; i++) code = await emailedResetCode(publishableKey, email);
 
     const unknown = uniqueEmail("unknown");
     for (let i = 0; i < 10; i++) await client.post("/auth/forgot-password", { email: unknown });

@@ -64,6 +64,21 @@ export function codeIn(text: string): string {
   return code;
 }
 
+/**
+ * Asks for a password-reset code and reads it from the outbox: forgot-password
+ * answers first and sends after, so the new email is waited for.
+ */
+export async function emailedResetCode(publishableKey: string, email: string): Promise<string> {
+  const before = await emailCount(email, "password_reset_code");
+  const asked = await clientApi(publishableKey).post("/auth/forgot-password", { email });
+  if (asked.status !== 200) throw new Error(`forgot-password answered ${asked.status}: ${asked.text}`);
+  for (let attempt = 0; (await emailCount(email, "password_reset_code")) === before; attempt++) {
+    if (attempt >= 100) throw new Error(`no new password_reset_code email to ${email}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return codeIn((await latestEmail(email, "password_reset_code")).text);
+}
+
 /** Signs up and verifies a new user through the Client API; returns the signed-in client. */
 export async function signedUpClient(publishableKey: string, email: string, password: string) {
   const client = clientApi(publishableKey);
