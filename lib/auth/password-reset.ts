@@ -1,8 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { users } from "@/db/schema";
-import { recordEvent } from "../audit/record-event";
-import { linkBase } from "../environments/environment-links";
 import { emailEnvironment, emailLocale } from "../email/environment-branding";
 import { sendEmail } from "../email/send-email";
 import type { EnvironmentContext } from "../environments/context";
@@ -10,11 +8,12 @@ import { AppError } from "../errors";
 import { logUnexpectedError } from "../http/log";
 import { consumeEmailCodeLimit, enforceEmailCodeLimit, refundEmailCodeGuess } from "../rate-limit/email-code-limits";
 import { enforceRateLimit } from "../rate-limit/enforce";
-import { revokeAllUserSessions } from "../sessions/revoke-sessions";
 import { generationOf, issuedAtCurrentGeneration } from "../sessions/sign-in-generation";
 import type { UserRow } from "../users/serialize";
 import type { RequestContext } from "../http/request-context";
-import { establishSession, type Establishment } from "../sessions/establish-session";
+import { readUserFactors } from "../mfa/user-factors";
+import { establishSession, owedFactor, type Establishment, type Proof } from "../sessions/establish-session";
+import { applyPasswordReset, assertResetAddressIsTheirs } from "./apply-password-reset";
 import {
   cancelLiveCodes,
   CODE_LIFETIME_MINUTES,
@@ -24,10 +23,9 @@ import {
   issueCode,
   recordFailedAttempt,
 } from "./one-time-codes";
-import { sendPasswordChangedNotices } from "./password-changed-notice";
 import { hashPassword } from "./password-hasher";
 import { assertPasswordAllowed } from "./password-policy";
-import { clearSignInFailures, findUserByEmail } from "./sign-in";
+import { findUserByEmail } from "./sign-in";
 
 /**
  * Emails a reset code when the address has an account. The answer is the same
@@ -77,8 +75,11 @@ async function issueAndSendResetCode(db: Database, environment: EnvironmentConte
 const NO_CODE = { id: "00000000-0000-0000-0000-000000000000", tokenHash: "" };
 
 /**
- * Resets the password with the emailed code: every session is revoked, the owner is
- * notified and the user is signed in afresh, all in one transaction.
+ * Resets the password with the emailed code, in one transaction: the code is spent
+ * and, unless a second factor is owed, every session is revoked, the owner is
+ * notified and the user is signed in afresh (applyPasswordReset). A user who owes a
+ * second factor, or its enrollment, gets the challenge, holding the new password:
+ * the reset applies when the challenge is completed, and not before.
  *
  * An unknown address, an address without a live code and a wrong code get the same
  * 400 invalid_code after the same work: the policy check and the argon2 hash run
@@ -110,30 +111,16 @@ export async function resetPassword(
     // sessions were revoked since (a password change, sign-out everywhere…), nor once the
     // address is no longer the account's (changed by the operator, removed).
     if (!issuedAtCurrentGeneration(consumed.payload, user)) throw invalidCode();
-    if ((await findUserByEmail(tx, environment.id, consumed.email))?.id !== user.id) throw invalidCode();
-    const actor = { type: "user", id: user.id, requestId: context.requestId } as const;
-    const revokedSessions = await revokeAllUserSessions(tx, { environmentId: environment.id, userId: user.id }, actor, "password_reset");
-    // Read back after the revocation: the session below opens on the sign-in generation it moved to.
-    const [updated] = await tx
-      .update(users)
-      .set({ passwordHash, updatedAt: new Date(), lastSignInAt: new Date() })
-      .where(eq(users.id, user.id))
-      .returning();
-    if (!updated) throw new Error("user update returned no row");
-    await recordEvent(tx, {
-      environmentId: environment.id,
-      type: "user.password_reset",
-      actor,
-      subjectId: user.id,
-      data: { revokedSessions },
-    });
-    await sendPasswordChangedNotices(tx, environment, linkBase(environment, context.host), updated, consumed.email);
+    const reset = { passwordHash, email: consumed.email };
+    await assertResetAddressIsTheirs(tx, environment.id, reset, user);
     // The emailed code proved the mailbox; the new password is not a proof of its own.
-    const established = await establishSession(tx, environment, updated, { methods: ["email_code"] }, context);
-    // The failed sign-ins are forgiven once the owner is back in, but not while a second
-    // factor is still owed: wrong codes count there too, and a reset must not wipe them.
-    if (established.kind !== "second_factor_required") await clearSignInFailures(tx, environment.id, input.email);
-    return established;
+    const proof = { methods: ["email_code"], factors: await readUserFactors(tx, user.id) } satisfies Proof;
+    // With a second factor (or its enrollment) owed, nothing changes yet: the reset waits in
+    // the challenge, and the old password and sessions keep working until it is answered.
+    // Whoever holds only the mailbox can then neither set a password nor sign the owner out.
+    const owed = await owedFactor(tx, environment, user, proof, reset);
+    if (owed) return owed;
+    return establishSession(tx, environment, await applyPasswordReset(tx, environment, user, reset, context), proof, context);
   });
   if (!opened) {
     await recordFailedAttempt(db, row ?? NO_CODE);

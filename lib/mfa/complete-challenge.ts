@@ -3,6 +3,7 @@ import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
 import type { RequestContext } from "../http/request-context";
 import { establishSession, type AuthMethod, type Establishment } from "../sessions/establish-session";
+import { applyPasswordReset, pendingPasswordResetOf } from "../auth/apply-password-reset";
 import { invalidCode } from "../auth/one-time-codes";
 import type { UserRow } from "../users/serialize";
 import { redeemMfaChallenge, type MfaChallenge } from "./mfa-tokens";
@@ -19,6 +20,11 @@ import { redeemMfaChallenge, type MfaChallenge } from "./mfa-tokens";
  * counter), so a session that fails to open leaves the factor unspent, and a
  * banned user spends nothing. It gets the locked user row, for a notice to the
  * primary address that transaction found.
+ *
+ * A password reset held with the challenge (an MFA user's reset) is applied here,
+ * after the factor is proven and before the session opens: the same transaction
+ * that spends the token, so of concurrent completions one applies it, on a user
+ * still at the sign-in generation the challenge was issued at.
  */
 export async function completeMfaChallenge(
   db: Database,
@@ -33,6 +39,8 @@ export async function completeMfaChallenge(
     if (!user || user.environmentId !== environment.id || user.status === "deleted") throw invalidCode();
     if (user.status === "banned") throw new AppError("user_banned", "This account has been banned.");
     await prove(tx, user);
-    return establishSession(tx, environment, user, { methods: [...challenge.methods, method] }, context);
+    const reset = pendingPasswordResetOf(challenge.row.payload);
+    const signedIn = reset ? await applyPasswordReset(tx, environment, user, reset, context) : user;
+    return establishSession(tx, environment, signedIn, { methods: [...challenge.methods, method] }, context);
   });
 }

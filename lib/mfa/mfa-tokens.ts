@@ -5,6 +5,7 @@ import { oneTimeCodes, users } from "@/db/schema";
 import { sha256 } from "../crypto/tokens";
 import type { JsonObject } from "../json/deep-merge";
 import type { EnvironmentContext } from "../environments/context";
+import type { PendingPasswordReset } from "../auth/apply-password-reset";
 import { codeExhausted, findLiveCode, invalidCode, issueCode, MAX_CODE_ATTEMPTS, recordFailedAttempt, type OneTimeCodeRow } from "../auth/one-time-codes";
 import { AUTH_METHODS, type AuthMethod } from "../sessions/establish-session";
 import { generationOf, issuedAtCurrentGeneration } from "../sessions/sign-in-generation";
@@ -29,12 +30,16 @@ export interface MfaChallenge {
   attemptReserved?: boolean;
 }
 
-/** Stores a new challenge (inside the sign-in's transaction when it has one) and returns its clear token. */
+/**
+ * Stores a new challenge (inside the sign-in's transaction when it has one) and
+ * returns its clear token. `passwordReset` is a reset held back until the challenge
+ * is completed (lib/auth/apply-password-reset.ts).
+ */
 export async function issueMfaToken(
   db: Database,
   environment: EnvironmentContext,
   user: UserRow,
-  challenge: { kind: MfaChallenge["kind"]; methods: AuthMethod[] },
+  challenge: { kind: MfaChallenge["kind"]; methods: AuthMethod[]; passwordReset?: PendingPasswordReset },
 ): Promise<string> {
   const { token } = await issueCode(db, {
     environmentId: environment.id,
@@ -42,7 +47,7 @@ export async function issueMfaToken(
     // Addresses key the email-code caps; a challenge is found by its token only.
     email: user.email ?? "",
     userId: user.id,
-    payload: { kind: challenge.kind, methods: challenge.methods, ...generationOf(user) },
+    payload: { ...challenge, ...generationOf(user) },
     lifetimeMinutes: MFA_TOKEN_LIFETIME_MINUTES,
     withCode: false,
   });

@@ -94,14 +94,14 @@ export const verifyMfaOperation = defineOperation({
   path: "/_svc/auth/mfa/verify",
   summary: "Finish signing in with a second factor",
   description:
-    "Answers `needs_second_factor` (from login, sign-up verification or password reset) with the `mfaToken` and a code: 6 digits are an authenticator code (±30 s of server time, each accepted once: a replayed code fails, also under concurrent tries), anything else a recovery code (each works once). Answers like login: sets the session cookie; `_is_native=true` also returns `sessionToken`. The mfaToken lives 5 minutes, is single use and dies after 5 wrong codes (400 invalid_code for all alike). Attempts count against `rateLimits.codeAttempts` per IP and per account (any token of it). Wrong codes also count toward the account's sign-in throttle: past `rateLimits.failedSignInThreshold` consecutive failures, 429 rate_limited here and at login.",
+    "Answers `needs_second_factor` (from login, sign-up verification or password reset) with the `mfaToken` and a code: 6 digits are an authenticator code (±30 s of server time, each accepted once: a replayed code fails, also under concurrent tries), anything else a recovery code (each works once). Answers like login: sets the session cookie; `_is_native=true` also returns `sessionToken`. The mfaToken lives 5 minutes, is single use and dies after 5 wrong codes (400 invalid_code for all alike). Attempts count against `rateLimits.codeAttempts` per IP and per account (any token of it). Wrong codes also count toward the account's sign-in throttle: past `rateLimits.failedSignInThreshold` consecutive failures, 429 rate_limited here and at login. After a password reset, this is what applies the new password, revokes every session and sends the notice (503 email_unavailable: nothing changes).",
   tags,
   auth: "publishableKey",
   rateLimits: [{ action: "codeAttempts" }],
     query: nativeQuery,
   body: verifyMfaBody,
   response: { status: 200, description: "The new session.", schema: sessionEstablishedSchema },
-  errors: [...CLIENT, "invalid_request", "invalid_code", "user_banned", "rate_limited"],
+  errors: [...CLIENT, "invalid_request", "invalid_code", "user_banned", "rate_limited", "email_unavailable"],
 });
 
 export const startMfaEnrollmentOperation = defineOperation({
@@ -125,7 +125,7 @@ export const confirmMfaEnrollmentOperation = defineOperation({
   path: "/_svc/auth/mfa/enroll/confirm",
   summary: "Finish signing in by confirming the authenticator app",
   description:
-    "Confirms the secret from POST /_svc/auth/mfa/enroll with a current code of the app, turns two-step verification on and opens the session, in one step: answers like login (cookie; `sessionToken` with `_is_native=true`) plus ten recovery codes, shown this once. A notice goes to the primary address as part of it (503 email_unavailable: nothing changes). A wrong code counts against the mfaToken (5, then 400 invalid_code for every try).",
+    "Confirms the secret from POST /_svc/auth/mfa/enroll with a current code of the app, turns two-step verification on and opens the session, in one step: answers like login (cookie; `sessionToken` with `_is_native=true`) plus ten recovery codes, shown this once. A notice goes to the primary address as part of it (503 email_unavailable: nothing changes). After a password reset, this is what applies the new password and revokes every session. A wrong code counts against the mfaToken (5, then 400 invalid_code for every try).",
   tags,
   auth: "publishableKey",
   rateLimits: [{ action: "codeAttempts" }],

@@ -138,14 +138,14 @@ export const passkeySecondFactorOperation = defineOperation({
   path: "/_svc/auth/mfa/passkey/verify",
   summary: "Answer a second-factor challenge with a passkey",
   description:
-    "Takes the mfaToken and the credential `navigator.credentials.get()` returned for options from POST /_svc/auth/mfa/passkey/options. The passkey must be the challenged user's. Answers like login: the session opens with the first factor's methods and `webauthn` in amr (aal 2), sets the cookie, and `_is_native=true` also returns `sessionToken`. Any failure answers 400 invalid_code and counts as a wrong answer against the mfaToken (5 end it).",
+    "Takes the mfaToken and the credential `navigator.credentials.get()` returned for options from POST /_svc/auth/mfa/passkey/options. The passkey must be the challenged user's. Answers like login: the session opens with the first factor's methods and `webauthn` in amr (aal 2), sets the cookie, and `_is_native=true` also returns `sessionToken`. Any failure answers 400 invalid_code and counts as a wrong answer against the mfaToken (5 end it). After a password reset, this is what applies the new password, revokes every session and sends the notice (503 email_unavailable: nothing changes).",
   tags,
   auth: "publishableKey",
   rateLimits: [{ action: "codeAttempts" }],
   query: nativeQuery,
   body: passkeySecondFactorBody,
   response: { status: 200, description: "The new session.", schema: sessionEstablishedSchema },
-  errors: [...CLIENT, "invalid_request", "invalid_code", "user_banned", "rate_limited"],
+  errors: [...CLIENT, "invalid_request", "invalid_code", "user_banned", "rate_limited", "email_unavailable"],
 });
 
 export const passkeyReverifyOptionsOperation = defineOperation({

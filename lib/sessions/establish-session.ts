@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { queryRows, type Database } from "@/db/client";
 import { eventInsert } from "../audit/record-event";
+import type { PendingPasswordReset } from "../auth/apply-password-reset";
 import { overtakenSignIn } from "./sign-in-generation";
 import { randomToken, sha256 } from "../crypto/tokens";
 import type { EnvironmentContext } from "../environments/context";
@@ -70,16 +71,22 @@ export interface Proof {
 
 /**
  * Whether a sign-in with these methods still owes a second factor or its
- * enrollment (CONTRACT §3). A proof that already holds a second factor (a passkey
- * sign-in, a redeemed mfaToken) owes nothing, an impersonation is the operator's
- * act, not the user's sign-in, and a satellite continues its primary's sign-in.
- * Costs one query only for the others.
+ * enrollment (CONTRACT §3), and if so its challenge. A proof that already holds a
+ * second factor (a passkey sign-in, a redeemed mfaToken) owes nothing, an
+ * impersonation is the operator's act, not the user's sign-in, and a satellite
+ * continues its primary's sign-in. Costs one query only for the others.
+ *
+ * establishSession asks it first; a password reset asks it before it applies
+ * anything, and when a factor is owed hands it the reset (`passwordReset`) to be
+ * held with the challenge: the reset then takes effect only once that challenge
+ * is completed (lib/auth/apply-password-reset.ts).
  */
-async function owedFactor(
+export async function owedFactor(
   db: Database,
   environment: EnvironmentContext,
   user: UserRow,
   proof: Proof,
+  passwordReset?: PendingPasswordReset,
 ): Promise<Establishment | null> {
   if (proof.methods.some((method) => SECOND_FACTOR_METHODS.has(method) || method === "impersonation")) return null;
   // A satellite is its live primary session on another host: the primary has answered
@@ -88,11 +95,11 @@ async function owedFactor(
   const factors = proof.factors ?? (await readUserFactors(db, user.id));
   const due = dueSecondFactors(environment, factors);
   if (due.length > 0) {
-    const mfaToken = await issueMfaToken(db, environment, user, { kind: "second_factor", methods: proof.methods });
+    const mfaToken = await issueMfaToken(db, environment, user, { kind: "second_factor", methods: proof.methods, passwordReset });
     return { kind: "second_factor_required", user, mfaToken, factors: due };
   }
   if (environment.settings.mfa.required && !hasAnyFactor(factors)) {
-    const mfaToken = await issueMfaToken(db, environment, user, { kind: "enrollment", methods: proof.methods });
+    const mfaToken = await issueMfaToken(db, environment, user, { kind: "enrollment", methods: proof.methods, passwordReset });
     return { kind: "enrollment_required", user, mfaToken };
   }
   return null;

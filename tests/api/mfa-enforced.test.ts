@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { sessions } from "@/db/schema";
 import { expectProblem, problemFields } from "../helpers/api";
-import { ageSignIn, clientApi, codeIn, latestEmail } from "../helpers/client";
+import { ageSignIn, clientApi, codeIn, emailCount, emailedResetCode, latestEmail } from "../helpers/client";
 import { createUser, STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
 import { awayFromStepEdge, mfaEnvironment, signedInClient, totpCode, wrongCode } from "../helpers/mfa";
 
@@ -152,5 +152,35 @@ describe("a session that predates mfa.required", () => {
     expect((await client.get("/client")).body.user.session.status).toBe("ACTIVE");
     expect((await client.get("/users/me")).status).toBe(200);
     expect((await client.post("/auth/token")).status).toBe(200);
+  });
+});
+
+describe("a password reset where MFA is required, by a user without a factor", () => {
+  it("regression: the reset set the password and ended every session before the enrollment; now the enrollment's confirmation does", async () => {
+    const env = await mfaEnvironment();
+    const email = uniqueEmail("enforced-reset");
+    const newPassword = "a brand new passphrase";
+    await createUser(env.api, { email, password: STRONG_PASSWORD });
+    const { client: owner } = await signedInClient(env.publishableKey, email);
+    await env.api.patch("/environment", { mfa: { required: true } });
+
+    const guest = clientApi(env.publishableKey);
+    const reset = await guest.post("/auth/reset-password", { email, code: await emailedResetCode(env.publishableKey, email), newPassword });
+    expect(reset.body).toEqual({ status: "needs_mfa_enrollment", mfaToken: expect.any(String) });
+    expect(guest.jar.size).toBe(0);
+    // Nothing changed yet: the owner's session (held at its enrollment gate) lives, the old password signs in.
+    expect((await owner.get("/client")).body.user.session.status).toBe("PENDING");
+    await enrollmentToken(env.publishableKey, email);
+    expect(await emailCount(email, "password_changed")).toBe(0);
+
+    const { secret } = (await guest.post("/auth/mfa/enroll", { mfaToken: reset.body.mfaToken })).body;
+    await awayFromStepEdge();
+    const confirmed = await guest.post("/auth/mfa/enroll/confirm", { mfaToken: reset.body.mfaToken, code: totpCode(secret) });
+    expect(confirmed.status, confirmed.text).toBe(200);
+    expect(confirmed.body.session.status).toBe("ACTIVE");
+    expect((await owner.get("/client")).body.authenticated).toBe(false);
+    expect((await clientApi(env.publishableKey).post("/auth/login", { email, password: newPassword })).body.status).toBe("needs_second_factor");
+    expectProblem(await clientApi(env.publishableKey).post("/auth/login", { email, password: STRONG_PASSWORD }), 401, "invalid_credentials");
+    expect(await emailCount(email, "password_changed")).toBe(1);
   });
 });

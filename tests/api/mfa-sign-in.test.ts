@@ -1,30 +1,18 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { oneTimeCodes, sessions } from "@/db/schema";
+import { events, oneTimeCodes, sessions } from "@/db/schema";
 import { sha256 } from "@/lib/crypto/tokens";
 import { readFailureStreak } from "@/lib/rate-limit/failure-streak";
 import { expectProblem, problemFields, type ApiResponse } from "../helpers/api";
-import { ageSignIn, clientApi, codeIn, latestEmail } from "../helpers/client";
-import { newEnvironment, STRONG_PASSWORD } from "../helpers/fixtures";
+import { ageSignIn, clientApi, emailCount, emailedResetCode } from "../helpers/client";
+import { newEnvironment, STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
 import { awayFromStepEdge, forgetUsedSteps, mfaEnvironment, mfaToken, mfaUser, totpCode, wrongCode } from "../helpers/mfa";
 
 async function sessionRow(id: string) {
   const [row] = await getDb().select().from(sessions).where(eq(sessions.id, id));
   if (!row) throw new Error("no session row");
   return row;
-}
-
-/** The email sent after the answer (forgot-password answers before its email, alike for every address). */
-async function eventually<T>(read: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await read();
-    } catch (error) {
-      if (attempt >= 100) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
 }
 
 function expectNoSession(res: ApiResponse) {
@@ -241,8 +229,7 @@ describe("wrong codes count toward the account's sign-in throttle", () => {
 
     // A password reset (a mailbox's proof) does not wipe them either while the second factor is owed.
     const guest = clientApi(publishableKey);
-    await guest.post("/auth/forgot-password", { email: user.email });
-    const code = codeIn((await eventually(() => latestEmail(user.email, "password_reset_code"))).text);
+    const code = await emailedResetCode(publishableKey, user.email);
     const reset = await guest.post("/auth/reset-password", { email: user.email, code, newPassword: "a brand new passphrase" });
     expect(reset.body.status).toBe("needs_second_factor");
     expectProblem(await guest.post("/auth/mfa/verify", { mfaToken: reset.body.mfaToken, code: user.recoveryCodes[0] }), 429, "rate_limited");
@@ -250,20 +237,6 @@ describe("wrong codes count toward the account's sign-in throttle", () => {
 });
 
 describe("no path reaches a session with the password alone", () => {
-  it("password reset of an MFA user revokes the sessions and still asks for the second factor", async () => {
-    const { publishableKey, user } = await setup();
-    const guest = clientApi(publishableKey);
-    await guest.post("/auth/forgot-password", { email: user.email });
-    const code = codeIn((await eventually(() => latestEmail(user.email, "password_reset_code"))).text);
-    const reset = await guest.post("/auth/reset-password?_is_native=true", { email: user.email, code, newPassword: "a brand new passphrase" });
-    expectNoSession(reset);
-    expect(guest.jar.size).toBe(0);
-    expectProblem(await user.client.get("/users/me"), 401, "unauthorized");
-    const verified = await guest.post("/auth/mfa/verify", { mfaToken: reset.body.mfaToken, code: user.recoveryCodes[0] });
-    expect(verified.status, verified.text).toBe(200);
-    expect(await sessionRow(verified.body.session.id)).toMatchObject({ amr: ["email_code", "recovery"] });
-  });
-
   it("reverification of an MFA user: the password alone is refused; password and code reopen the window", async () => {
     const { user } = await setup();
     await ageSignIn(user.session.session.id);
@@ -291,6 +264,121 @@ describe("no path reaches a session with the password alone", () => {
     await ageSignIn(user.session.session.id);
     for (let i = 0; i < 5; i++) expectProblem(await user.client.post("/auth/reverify", { password: STRONG_PASSWORD, code: `0000${i}-00000` }), 401, "invalid_credentials");
     expectProblem(await user.client.post("/auth/reverify", { password: STRONG_PASSWORD, code: user.recoveryCodes[0] }), 429, "rate_limited");
+  });
+});
+
+describe("a password reset of an MFA user waits for the second factor", () => {
+  const RESET_PASSWORD = "a brand new passphrase";
+
+  /** A reset by someone who has the mailbox: it stops at the second factor, with no session. */
+  async function heldReset(publishableKey: string, email: string, newPassword = RESET_PASSWORD) {
+    const code = await emailedResetCode(publishableKey, email);
+    const reset = await clientApi(publishableKey).post("/auth/reset-password", { email, code, newPassword });
+    expectNoSession(reset);
+    return reset.body.mfaToken as string;
+  }
+
+  async function loginAnswer(publishableKey: string, email: string, password: string) {
+    const res = await clientApi(publishableKey).post("/auth/login", { email, password });
+    return res.status === 200 ? res.body.status : res.body.code;
+  }
+
+  async function passwordResetEvents(userId: string) {
+    return (await getDb().select().from(events).where(and(eq(events.subjectId, userId), eq(events.type, "user.password_reset")))).length;
+  }
+
+  it("regression: the reset set the password and ended every session before the second factor; now the verify does, and only then is the owner told", async () => {
+    const { publishableKey, user } = await setup();
+    const mfaToken = await heldReset(publishableKey, user.email);
+
+    // Before the fix the password had changed and the owner's session was gone here.
+    const oldSignIn = await clientApi(publishableKey).post("/auth/login", { email: user.email, password: STRONG_PASSWORD });
+    expectNoSession(oldSignIn);
+    expect(await loginAnswer(publishableKey, user.email, RESET_PASSWORD)).toBe("invalid_credentials");
+    expect((await user.client.get("/client")).body.authenticated).toBe(true);
+    expect((await user.client.get("/users/me")).status).toBe(200);
+    expect(await emailCount(user.email, "password_changed")).toBe(0);
+    expect(await passwordResetEvents(user.userId)).toBe(0);
+
+    await awayFromStepEdge();
+    const guest = clientApi(publishableKey);
+    const verified = await guest.post("/auth/mfa/verify", { mfaToken, code: totpCode(user.secret) });
+    expect(verified.status, verified.text).toBe(200);
+    expect(await sessionRow(verified.body.session.id)).toMatchObject({ amr: ["email_code", "otp"], aal: 2 });
+    expect((await guest.get("/users/me")).status).toBe(200);
+
+    expect(await loginAnswer(publishableKey, user.email, RESET_PASSWORD)).toBe("needs_second_factor");
+    expect(await loginAnswer(publishableKey, user.email, STRONG_PASSWORD)).toBe("invalid_credentials");
+    expectProblem(await user.client.get("/users/me"), 401, "unauthorized");
+    expect((await user.client.get("/client")).body.authenticated).toBe(false);
+    // The old password's sign-in, stopped at its second factor, ended with the sessions.
+    expectProblem(await clientApi(publishableKey).post("/auth/mfa/verify", { mfaToken: oldSignIn.body.mfaToken, code: user.recoveryCodes[0] }), 400, "invalid_code");
+    expect(await emailCount(user.email, "password_changed")).toBe(1);
+    expect(await passwordResetEvents(user.userId)).toBe(1);
+  });
+
+  it("a recovery code answers it too; the spent mfaToken applies nothing a second time", async () => {
+    const { publishableKey, user } = await setup();
+    const mfaToken = await heldReset(publishableKey, user.email);
+    expect((await clientApi(publishableKey).post("/auth/mfa/verify", { mfaToken, code: user.recoveryCodes[0] })).status).toBe(200);
+    expectProblem(await clientApi(publishableKey).post("/auth/mfa/verify", { mfaToken, code: user.recoveryCodes[1] }), 400, "invalid_code");
+    expect(await loginAnswer(publishableKey, user.email, RESET_PASSWORD)).toBe("needs_second_factor");
+    expect(await passwordResetEvents(user.userId)).toBe(1);
+  });
+
+  it("a stale held reset never overwrites a newer password: a later reset, or a password change, in between ends it", async () => {
+    const { publishableKey, user } = await setup();
+    const first = await heldReset(publishableKey, user.email, "the first new passphrase");
+    const second = await heldReset(publishableKey, user.email, "the second new passphrase");
+    expect((await clientApi(publishableKey).post("/auth/mfa/verify", { mfaToken: second, code: user.recoveryCodes[0] })).status).toBe(200);
+    expectProblem(await clientApi(publishableKey).post("/auth/mfa/verify", { mfaToken: first, code: user.recoveryCodes[1] }), 400, "invalid_code");
+    expect(await loginAnswer(publishableKey, user.email, "the second new passphrase")).toBe("needs_second_factor");
+    expect(await loginAnswer(publishableKey, user.email, "the first new passphrase")).toBe("invalid_credentials");
+
+    // The owner, signed in again, changes the password while someone's reset is held.
+    const owner = clientApi(publishableKey);
+    const signIn = await owner.post("/auth/login", { email: user.email, password: "the second new passphrase" });
+    expect((await owner.post("/auth/mfa/verify", { mfaToken: signIn.body.mfaToken, code: user.recoveryCodes[2] })).status).toBe(200);
+    const held = await heldReset(publishableKey, user.email, "the thief's passphrase");
+    const changed = await owner.post("/users/me/password", { currentPassword: "the second new passphrase", newPassword: "the owner's passphrase" });
+    expect(changed.status, changed.text).toBe(200);
+    expectProblem(await clientApi(publishableKey).post("/auth/mfa/verify", { mfaToken: held, code: user.recoveryCodes[3] }), 400, "invalid_code");
+    expect(await loginAnswer(publishableKey, user.email, "the owner's passphrase")).toBe("needs_second_factor");
+    expect(await loginAnswer(publishableKey, user.email, "the thief's passphrase")).toBe("invalid_credentials");
+  });
+
+  it("two held resets answered at once: exactly one applies, and its password is the one that works", async () => {
+    const { publishableKey, user } = await setup();
+    const passwords = ["the first new passphrase", "the second new passphrase"];
+    const tokens = [];
+    for (const password of passwords) tokens.push(await heldReset(publishableKey, user.email, password));
+    const answers = await Promise.all(
+      tokens.map((mfaToken, i) => clientApi(publishableKey).post("/auth/mfa/verify", { mfaToken, code: user.recoveryCodes[i] })),
+    );
+    expect(answers.map((res) => res.status).sort()).toEqual([200, 400]);
+    const winner = answers.findIndex((res) => res.status === 200);
+    expect(await loginAnswer(publishableKey, user.email, passwords[winner] ?? "")).toBe("needs_second_factor");
+    expect(await loginAnswer(publishableKey, user.email, passwords[1 - winner] ?? "")).toBe("invalid_credentials");
+    expect(await passwordResetEvents(user.userId)).toBe(1);
+  });
+
+  it("a held reset applies nothing once the user is banned, or once its address is no longer the account's", async () => {
+    const { publishableKey, api, user } = await setup();
+    const beforeBan = await heldReset(publishableKey, user.email);
+    await api.post(`/users/${user.userId}/ban`);
+    expectProblem(await clientApi(publishableKey).post("/auth/mfa/verify", { mfaToken: beforeBan, code: user.recoveryCodes[0] }), 403, "user_banned");
+    await api.post(`/users/${user.userId}/unban`);
+    // The ban revoked every session, which ends the sign-ins then on their way: this one too.
+    expectProblem(await clientApi(publishableKey).post("/auth/mfa/verify", { mfaToken: beforeBan, code: user.recoveryCodes[0] }), 400, "invalid_code");
+    expect(await loginAnswer(publishableKey, user.email, STRONG_PASSWORD)).toBe("needs_second_factor");
+
+    const beforeMove = await heldReset(publishableKey, user.email);
+    const moved = await api.patch(`/users/${user.userId}`, { email: uniqueEmail("moved") });
+    expect(moved.status, moved.text).toBe(200);
+    expectProblem(await clientApi(publishableKey).post("/auth/mfa/verify", { mfaToken: beforeMove, code: user.recoveryCodes[0] }), 400, "invalid_code");
+    expect(await loginAnswer(publishableKey, moved.body.email, STRONG_PASSWORD)).toBe("needs_second_factor");
+    expect(await loginAnswer(publishableKey, moved.body.email, RESET_PASSWORD)).toBe("invalid_credentials");
+    expect(await passwordResetEvents(user.userId)).toBe(0);
   });
 });
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { events, sessions } from "@/db/schema";
 import { expectProblem } from "../helpers/api";
-import { ageSignIn, clientApi, signedUpClient } from "../helpers/client";
+import { ageSignIn, clientApi, emailedResetCode, signedUpClient } from "../helpers/client";
 import { STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
 import { addPasskey, enableTotp, passkeyUser } from "../helpers/passkeys";
 import { SoftwareAuthenticator } from "../helpers/webauthn-authenticator";
@@ -41,6 +41,24 @@ describe("a passkey as the second factor", () => {
     const row = await sessionRow(res.body.session.id);
     expect(row.amr).toEqual(["pwd", "webauthn"]);
     expect(row.aal).toBe(2);
+  });
+
+  it("regression: after a password reset it is the passkey's answer, not the reset, that sets the new password and ends the other sessions", async () => {
+    const { publishableKey, environmentId, userId, email, client, authenticator } = await passkeyUser();
+    await enableTotp(environmentId, userId);
+    const browser = clientApi(publishableKey);
+    const reset = await browser.post("/auth/reset-password", { email, code: await emailedResetCode(publishableKey, email), newPassword: "a brand new passphrase" });
+    expect(reset.body).toMatchObject({ status: "needs_second_factor", factors: ["totp", "passkey"] });
+    expect((await client.get("/users/me")).status).toBe(200);
+
+    const { mfaToken } = reset.body;
+    const options = (await browser.post("/auth/mfa/passkey/options", { mfaToken })).body.options;
+    const res = await browser.post("/auth/mfa/passkey/verify", { mfaToken, response: authenticator.assert(options) });
+    expect(res.status, res.text).toBe(200);
+    expect((await sessionRow(res.body.session.id)).amr).toEqual(["email_code", "webauthn"]);
+    expectProblem(await client.get("/users/me"), 401, "unauthorized");
+    expect((await clientApi(publishableKey).post("/auth/login", { email, password: "a brand new passphrase" })).body.status).toBe("needs_second_factor");
+    expectProblem(await clientApi(publishableKey).post("/auth/login", { email, password: STRONG_PASSWORD }), 401, "invalid_credentials");
   });
 
   it("_is_native=true also returns the session token", async () => {

@@ -21,7 +21,11 @@ export async function forgotPasswordAction(_state: FormState, form: FormData): P
   });
 }
 
-/** Code + new password: the operation revokes every session and signs this browser in afresh. */
+/**
+ * Code + new password: the operation revokes every session and signs this browser in
+ * afresh; a user who owes a second factor goes on to answer it like any sign-in, and
+ * only that answer changes the password.
+ */
 export async function resetPasswordAction(_state: FormState, form: FormData): Promise<FormState> {
   const values = { email: formText(form, "email"), code: formText(form, "code").replace(/\s+/g, "") };
   return runOperationAction(form, resetPasswordEndpoint, {
