@@ -148,6 +148,20 @@ describe("the invitation landing page's actions", () => {
     expect(again.message).toBe("This invitation has already been accepted.");
   });
 
+  it("regression: a link that opens nothing (unknown or expired) says the link is not valid, not that an item no longer exists", async () => {
+    const env = await newEnvironment();
+    const owner = await person(env);
+    const invitee = await person(env, uniqueEmail("invitee"));
+    const orgId = await organizationWith(env, [{ id: owner.id, role: "owner" }]);
+    const { token, ticket } = await invite(env, orgId, invitee.email);
+    await getDb().update(organizationInvitations).set({ expiresAt: new Date(0) }).where(eq(organizationInvitations.ticketHash, sha256(ticket)));
+    const linkInvalid = "This invitation link is not valid or has expired. Ask for a new one.";
+    expect(((await submit(signUpFromInvitationAction, form(env, { token: "no-such-ticket", password: STRONG_PASSWORD }))) as FormState).message).toBe(linkInvalid);
+    expect(((await submit(signUpFromInvitationAction, form(env, { token: ticket, password: STRONG_PASSWORD }))) as FormState).message).toBe(linkInvalid);
+    signIn(invitee.token);
+    expect(((await submit(acceptInvitationAction, form(env, { token }))) as FormState).message).toBe(linkInvalid);
+  });
+
   it("accepts as the invitee, and tells another account it is the wrong one", async () => {
     const env = await newEnvironment();
     const owner = await person(env);
