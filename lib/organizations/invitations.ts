@@ -13,7 +13,8 @@ import type { InvitationSummary, OrganizationInvitation } from "./invitations-sc
 import type { ActingMember, MyOrganization } from "./memberships";
 import { addMembership, memberUnderLock } from "./memberships";
 import { assertMayManageRole, assertWithinAuthority, type RoleAuthority } from "./role-authority";
-import { findRole, lockRoleSet, readRoleSet, roleOrBare } from "./roles";
+import { revokePendingInvitations } from "./invitation-revocation";
+import { findRole, lockRoleSet, MANAGE_INVITATIONS, readRoleSet, roleOrBare } from "./roles";
 
 /** How long an invitation's link works, from its last send. */
 export const INVITATION_LIFETIME_DAYS = 7;
@@ -30,8 +31,6 @@ export interface Inviter {
   actor: Actor;
   member: ActingMember | null;
 }
-
-const MANAGE_INVITATIONS = "org:invitations:manage";
 
 /**
  * The inviter's authority as of the organization's row lock, which the caller's
@@ -303,23 +302,12 @@ export async function revokeInvitation(
     // Revoking gives nobody anything: within the caller's reach is enough, with no recent sign-in asked.
     assertWithinAuthority(authority, roleOrBare(await readRoleSet(tx, environment.id), current.role));
     if (current.status === "revoked") return toInvitationSummary(current);
-    const [row] = await tx
-      .update(organizationInvitations)
-      .set({ status: "revoked", revokedAt: new Date() })
-      .where(and(eq(organizationInvitations.id, current.id), eq(organizationInvitations.status, "pending")))
-      .returning();
+    const [row] = await revokePendingInvitations(tx, environment.id, organizationId, [current.id], inviter.actor);
     if (!row) {
       const now = await findInvitation(tx, environment.id, organizationId, invitationId);
       if (now.status === "revoked") return toInvitationSummary(now);
       throw notPending(now);
     }
-    await recordEvent(tx, {
-      environmentId: environment.id,
-      type: "organization.invitation_revoked",
-      actor: inviter.actor,
-      subjectId: organizationId,
-      data: { invitationId: row.id },
-    });
     return toInvitationSummary(row);
   });
 }
