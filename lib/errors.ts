@@ -35,7 +35,6 @@ export const ERRORS = {
   last_owner: { status: 409, title: "Last owner" },
   organization_limit_reached: { status: 409, title: "Organization limit reached" },
   role_in_use: { status: 409, title: "Role in use" },
-  invitation_expired: { status: 410, title: "Invitation expired" },
   invitation_revoked: { status: 410, title: "Invitation revoked" },
   payload_too_large: { status: 413, title: "Payload too large" },
   unsupported_media_type: { status: 415, title: "Unsupported media type" },

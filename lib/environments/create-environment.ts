@@ -7,13 +7,8 @@ import { recordEvent, SYSTEM_ACTOR, type Actor } from "../audit/record-event";
 import { AppError } from "../errors";
 import { createSigningKey } from "../tokens/signing-keys";
 import { createSecretKey, newPublishableKey } from "./api-keys";
+import { frontendHostSchema } from "./frontend-host";
 import { defaultSettings } from "./settings";
-
-export const frontendHostSchema = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .regex(/^(?=.{1,253}(:|$))[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/, "must be a host name with an optional :port");
 
 export const createEnvironmentInput = z.object({
   name: z.string().trim().min(1).max(100),
@@ -39,8 +34,9 @@ function defaultFrontendHost(name: string): string {
 /**
  * Creates an application (unless given) and an environment with its publishable key,
  * a first secret key and a signing key, all in one transaction. A frontend host that
- * already serves another environment is refused (409 identifier_exists): the database
- * decides (environment_frontend_hosts), so two concurrent creations cannot both win.
+ * already serves another environment, in any spelling (normalizeFrontendHost), is
+ * refused (409 identifier_exists): the database decides (environment_frontend_hosts),
+ * so two concurrent creations cannot both win.
  */
 export async function createEnvironment(
   db: Database,

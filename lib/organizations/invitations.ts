@@ -13,7 +13,8 @@ import type { InvitationSummary, OrganizationInvitation } from "./invitations-sc
 import type { ActingMember, MyOrganization } from "./memberships";
 import { addMembership, memberUnderLock } from "./memberships";
 import { assertMayManageRole, assertWithinAuthority, type RoleAuthority } from "./role-authority";
-import { findRole, lockRoleSet, readRoleSet, roleOrBare } from "./roles";
+import { revokePendingInvitations } from "./invitation-revocation";
+import { findRole, lockRoleSet, MANAGE_INVITATIONS, readRoleSet, roleOrBare } from "./roles";
 
 /** How long an invitation's link works, from its last send. */
 export const INVITATION_LIFETIME_DAYS = 7;
@@ -30,8 +31,6 @@ export interface Inviter {
   actor: Actor;
   member: ActingMember | null;
 }
-
-const MANAGE_INVITATIONS = "org:invitations:manage";
 
 /**
  * The inviter's authority as of the organization's row lock, which the caller's
@@ -303,42 +302,41 @@ export async function revokeInvitation(
     // Revoking gives nobody anything: within the caller's reach is enough, with no recent sign-in asked.
     assertWithinAuthority(authority, roleOrBare(await readRoleSet(tx, environment.id), current.role));
     if (current.status === "revoked") return toInvitationSummary(current);
-    const [row] = await tx
-      .update(organizationInvitations)
-      .set({ status: "revoked", revokedAt: new Date() })
-      .where(and(eq(organizationInvitations.id, current.id), eq(organizationInvitations.status, "pending")))
-      .returning();
+    const [row] = await revokePendingInvitations(tx, environment.id, organizationId, [current.id], inviter.actor);
     if (!row) {
       const now = await findInvitation(tx, environment.id, organizationId, invitationId);
       if (now.status === "revoked") return toInvitationSummary(now);
       throw notPending(now);
     }
-    await recordEvent(tx, {
-      environmentId: environment.id,
-      type: "organization.invitation_revoked",
-      actor: inviter.actor,
-      subjectId: organizationId,
-      data: { invitationId: row.id },
-    });
     return toInvitationSummary(row);
   });
 }
 
-/** One answer for a secret that opens nothing: unknown, of another environment, superseded by a resend, or a token given where only the ticket counts. */
+/**
+ * One answer for a secret that opens nothing: unknown, of another environment, superseded
+ * by a resend, of a deleted organization, or a token given where only the ticket counts.
+ * CONTRACT §4: a wrong token or ticket is 400 invalid_code, like a wrong code; a 404
+ * would name a resource the caller never had.
+ */
 function unknownSecret(secret: PresentedSecret): AppError {
-  return new AppError("resource_not_found", `No invitation matches this ${secret.use === "signUp" ? "ticket" : "token"}.`);
+  return new AppError("invalid_code", `No invitation matches this ${secret.use === "signUp" ? "ticket" : "token"}.`);
+}
+
+/** CONTRACT §4: an expired token is invalid_code too; the detail says which, as the landing page already does. */
+function expiredSecret(): AppError {
+  return new AppError("invalid_code", "This invitation has expired; ask for a new one.");
 }
 
 /**
  * The invitation a presented secret opens in this environment (see invitation-secrets:
  * signing up takes only the mail ticket), if it can still be accepted; else the error
- * that says why: unknown (404), revoked, already accepted or expired, each its own code.
+ * that says why: unknown or expired (400 invalid_code), revoked (410) or already accepted (409).
  */
 export async function findUsableInvitation(db: Database, environmentId: string, secret: PresentedSecret): Promise<InvitationRow> {
   const [row] = await db.select().from(organizationInvitations).where(opensInvitation(secret)).limit(1);
   if (!row || row.environmentId !== environmentId) throw unknownSecret(secret);
   if (row.status !== "pending") throw notPending(row);
-  if (row.expiresAt.getTime() <= Date.now()) throw new AppError("invitation_expired", "This invitation has expired; ask for a new one.");
+  if (row.expiresAt.getTime() <= Date.now()) throw expiredSecret();
   return row;
 }
 
@@ -371,7 +369,7 @@ export async function claimInvitation(tx: Database, row: InvitationRow, secret: 
   const [current] = await tx.select().from(organizationInvitations).where(eq(organizationInvitations.id, row.id));
   if (current && current.status !== "pending") throw notPending(current);
   if (current && current.expiresAt.getTime() > now.getTime()) throw unknownSecret(secret);
-  throw new AppError("invitation_expired", "This invitation has expired; ask for a new one.");
+  throw expiredSecret();
 }
 
 /** Makes the claimed invitation's user a member with its role, with both audit rows. */

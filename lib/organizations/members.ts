@@ -5,6 +5,7 @@ import { recordEvent, type Actor } from "../audit/record-event";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError, invalidField } from "../errors";
 import { likeContains, trigramCandidates } from "../users/search-users";
+import { revokeInvitationsBeyondAuthority } from "./invitation-revocation";
 import { memberUnderLock, type ActingMember } from "./memberships";
 import { assertMayManageRole } from "./role-authority";
 import { findRole, lockRoleSet, OWNER_ROLE, readRoleSet, roleOrBare, type OrgRole } from "./roles";
@@ -112,7 +113,8 @@ async function readMember(tx: Database, organizationId: string, userId: string, 
  * Gives a member another role of the environment's set. The organization row is
  * locked, so two demotions cannot both see a second owner: the last owner cannot
  * be demoted (409 last_owner). A member acting through the Client API may neither
- * give nor change a role beyond their own permissions (assertMayManageRole).
+ * give nor change a role beyond their own permissions (assertMayManageRole). The
+ * member's pending invitations for roles the new one cannot offer are revoked with it.
  */
 export async function updateMemberRole(
   db: Database,
@@ -145,6 +147,7 @@ export async function updateMemberRole(
       subjectId: organizationId,
       data: { userId, role: role.key, previousRole: member.role },
     });
+    await revokeInvitationsBeyondAuthority(tx, environment.id, organizationId, userId, role, actor);
     return readMember(tx, organizationId, userId, role);
   });
 }
@@ -153,6 +156,7 @@ export async function updateMemberRole(
  * Removes a member. Through the Client API (`by` set) a member may always leave;
  * removing someone else needs org:members:manage and a role no stronger than one's
  * own (an owner only by an owner). The last owner can neither leave nor be removed (409 last_owner).
+ * Whoever goes, their pending invitations go with them (revokeInvitationsBeyondAuthority).
  */
 export async function removeMember(
   db: Database,
@@ -173,6 +177,7 @@ export async function removeMember(
     }
     await tx.delete(organizationMemberships).where(eq(organizationMemberships.id, member.id));
     await recordEvent(tx, { environmentId, type: "organization.member_removed", actor, subjectId: organizationId, data: { userId, role: member.role } });
+    await revokeInvitationsBeyondAuthority(tx, environmentId, organizationId, userId, null, actor);
   });
 }
 

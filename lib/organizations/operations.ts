@@ -133,7 +133,7 @@ export const updateMemberRoleOperation = defineOperation({
   path: "/_svc/organizations/{organizationId}/members/{memberUserId}",
   summary: "Change a member's role",
   description:
-    "Needs org:members:manage. Below owner, a member gives or changes only roles whose permissions are all among their own (403 otherwise); only an owner makes or changes an owner, from a recent sign-in (403 reverification_required otherwise, as deleting the organization asks); the last owner cannot be demoted (409 last_owner).",
+    "Needs org:members:manage. Below owner, a member gives or changes only roles whose permissions are all among their own (403 otherwise); only an owner makes or changes an owner, from a recent sign-in (403 reverification_required otherwise, as deleting the organization asks); the last owner cannot be demoted (409 last_owner). The member's pending invitations for roles the new one cannot offer are revoked with the change.",
   tags,
   auth: "session",
   organization: { param: "organizationId", permission: "org:members:manage" },
@@ -149,7 +149,7 @@ export const removeMemberOperation = defineOperation({
   path: "/_svc/organizations/{organizationId}/members/{memberUserId}",
   summary: "Remove a member, or leave",
   description:
-    "Any member may remove themselves; removing another needs org:members:manage and a role holding every permission of theirs (an owner only by an owner, from a recent sign-in: 403 reverification_required otherwise). The last owner cannot leave (409 last_owner).",
+    "Any member may remove themselves; removing another needs org:members:manage and a role holding every permission of theirs (an owner only by an owner, from a recent sign-in: 403 reverification_required otherwise). The last owner cannot leave (409 last_owner). The pending invitations the member sent are revoked with the removal.",
   tags,
   auth: "session",
   organization: { param: "organizationId" },

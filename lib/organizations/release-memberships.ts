@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { organizationMemberships, organizations, users } from "@/db/schema";
 import { recordEvent, type Actor } from "../audit/record-event";
+import { revokeInvitationsBeyondAuthority } from "./invitation-revocation";
 import { deleteOrganization } from "./organizations";
 import { findRole, ORG_PERMISSIONS, OWNER_ROLE, readRoleSet, type OrgRole } from "./roles";
 
@@ -75,8 +76,8 @@ async function handOver(tx: Database, environmentId: string, organizationId: str
  * Takes a user who is being deleted out of every organization, in the caller's
  * transaction: where they are the last owner, another member is promoted (or the
  * organization, left empty, is deleted), so no organization is owned by a deleted
- * user; then each membership is removed, audited. Invitations the user sent stay
- * valid: the organization invited, not the person.
+ * user; then each membership is removed, audited, and the invitations the user sent
+ * there are revoked, as for any member who goes: a deleted user can offer no role.
  *
  * Lock order: the caller holds the user's row, so no membership can be added
  * meanwhile (addMembership locks it too); the organizations are then locked in id
@@ -112,6 +113,7 @@ export async function releaseMemberships(tx: Database, environmentId: string, us
     const removed = await tx.delete(organizationMemberships).where(eq(organizationMemberships.id, membership.id)).returning({ id: organizationMemberships.id });
     if (removed.length > 0) {
       await recordEvent(tx, { environmentId, type: "organization.member_removed", actor, subjectId: organizationId, data: { userId, role: membership.role } });
+      await revokeInvitationsBeyondAuthority(tx, environmentId, organizationId, userId, null, actor);
     }
   }
 }

@@ -9,6 +9,9 @@ import { organizationRoles } from "@/db/schema";
  */
 export const ORG_PERMISSIONS = ["org:members:manage", "org:invitations:manage", "org:settings:manage"] as const;
 
+/** The permission to invite and to manage invitations, for roles within the holder's reach (role-authority.ts). */
+export const MANAGE_INVITATIONS = "org:invitations:manage";
+
 /** A permission key: one of ORG_PERMISSIONS or an application's own key. */
 export type OrgPermission = string;
 

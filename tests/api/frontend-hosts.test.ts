@@ -1,6 +1,9 @@
-import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { eq, inArray, sql } from "drizzle-orm";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
+import { MIGRATIONS_FOLDER } from "@/db/migrate";
 import { environmentFrontendHosts, environments } from "@/db/schema";
 import { createEnvironment } from "@/lib/environments/create-environment";
 import { AppError } from "@/lib/errors";
@@ -62,5 +65,106 @@ describe("frontend hosts are unique across environments", () => {
     expect(bare.frontendHost).toBe("ports.example.test");
     expect(await served("ports.example.test:9000")).toMatch(/^ports\.example\.test(:\d+)?$/);
     expect(await served("ports.example.test:9000")).not.toBe("ports.example.test:8443");
+  });
+});
+
+/** The error a creation ends with, or the created environment. */
+async function created(frontendHost: string) {
+  return createEnvironment(getDb(), { name: `Env ${frontendHost}`, frontendHost }).catch((error: unknown) => error);
+}
+
+function expectTaken(result: unknown, host: string) {
+  expect(result, `${host} should be refused`).toBeInstanceOf(AppError);
+  expect((result as AppError).code).toBe("identifier_exists");
+  expect((result as AppError).status).toBe(409);
+}
+
+/** The issuer host the client API gives a request with this Host: which environment it found. */
+async function servedBy(host: string): Promise<string | null> {
+  const res = await call("GET", "/.well-known/openid-configuration", { headers: { host } });
+  return res.status === 200 ? new URL(res.body.issuer).host : null;
+}
+
+/*
+ * A host string is one origin under PUBLIC_URL's scheme (frontendHostOrigin): case, a
+ * trailing dot, Unicode against punycode and the scheme's default port do not make
+ * another one, so they must not make another environment's host either (issue 16).
+ */
+describe("frontend hosts are unique as origins, not as strings", () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it("regression: a host another environment holds in another spelling (default port, case, trailing dot, IDNA) is 409 identifier_exists", async () => {
+    vi.stubEnv("PUBLIC_URL", "https://auth.example.test");
+    const first = (await created("Spelled.Example.Test.:443")) as Awaited<ReturnType<typeof createEnvironment>>;
+    expect(first.frontendHost).toBe("spelled.example.test");
+    for (const spelling of ["spelled.example.test", "spelled.example.test:443", "SPELLED.example.test.", "spelled.example.test.:443"]) {
+      expectTaken(await created(spelling), spelling);
+    }
+    const idna = (await created("bücher.example.test")) as Awaited<ReturnType<typeof createEnvironment>>;
+    expect(idna.frontendHost).toBe("xn--bcher-kva.example.test");
+    for (const spelling of ["XN--BCHER-KVA.example.test", "BÜCHER.example.test:443"]) expectTaken(await created(spelling), spelling);
+    // Only the scheme's default port is dropped: https on :80 or :8443 is another origin.
+    expect(((await created("spelled.example.test:80")) as { frontendHost: string }).frontendHost).toBe("spelled.example.test:80");
+    expect(await getDb().select().from(environmentFrontendHosts).where(eq(environmentFrontendHosts.host, "spelled.example.test"))).toHaveLength(1);
+  });
+
+  it("drops :80, not :443, when PUBLIC_URL is http", async () => {
+    vi.stubEnv("PUBLIC_URL", "http://localhost:3000");
+    expect(((await created("plain.example.test:80")) as { frontendHost: string }).frontendHost).toBe("plain.example.test");
+    expectTaken(await created("PLAIN.example.test"), "PLAIN.example.test");
+    expect(((await created("plain.example.test:443")) as { frontendHost: string }).frontendHost).toBe("plain.example.test:443");
+  });
+
+  it("refuses what no spelling makes a host name", async () => {
+    for (const input of ["acme.test/path", "user@acme.test", "acme..test", "acme.test:99999", "[::1]", "*.acme.test", "acme test"]) {
+      const result = await created(input);
+      expect(result, input).toBeInstanceOf(Error);
+      expect(result, input).not.toBeInstanceOf(AppError);
+    }
+  });
+
+  it("regression: a request's Host in another spelling finds the environment (Host: ACME.test.)", async () => {
+    vi.stubEnv("PUBLIC_URL", "https://auth.example.test");
+    await createEnvironment(getDb(), { name: "Spelled Host", frontendHost: "acme.example.test" });
+    for (const host of ["acme.example.test", "ACME.example.test.", "acme.example.test:443", "Acme.Example.Test.:443"]) {
+      expect(await servedBy(host), host).toBe("acme.example.test");
+    }
+    expect(await servedBy("acme.example.test..")).toBeNull();
+  });
+
+  it("the migration spells stored hosts as new ones are spelled; of two environments holding one host in two spellings, the oldest keeps it", async () => {
+    const older = await createEnvironment(getDb(), { name: "Older", frontendHost: "legacy-older.example.test" });
+    const newer = await createEnvironment(getDb(), { name: "Newer", frontendHost: "legacy-newer.example.test" });
+    const ported = await createEnvironment(getDb(), { name: "Ported", frontendHost: "legacy-ported.example.test" });
+    // What the old validator let through (a default port), and a direct write could (case, trailing dot).
+    const store = (environmentId: string, frontendHosts: string[]) => getDb().update(environments).set({ frontendHosts }).where(eq(environments.id, environmentId));
+    await store(older.environmentId, ["legacy.example.test:443"]);
+    await store(newer.environmentId, ["legacy-newer.example.test", "Legacy.Example.Test", "dotted.example.test.:8443"]);
+    await store(ported.environmentId, ["legacy-ported.example.test:80", "legacy-ported.example.test"]);
+    const migration = readFileSync(path.join(MIGRATIONS_FOLDER, "0011_normalize_frontend_hosts.sql"), "utf8");
+    await getDb().transaction(async (tx) => {
+      for (const statement of migration.split("--> statement-breakpoint")) await tx.execute(sql.raw(statement));
+    });
+    const hostsOf = async (environmentId: string) =>
+      (await getDb().select({ hosts: environments.frontendHosts }).from(environments).where(eq(environments.id, environmentId)))[0]?.hosts;
+    expect(await hostsOf(older.environmentId)).toEqual(["legacy.example.test"]);
+    expect(await hostsOf(newer.environmentId)).toEqual(["legacy-newer.example.test", "dotted.example.test:8443"]);
+    expect(await hostsOf(ported.environmentId)).toEqual(["legacy-ported.example.test"]);
+    const owners = await getDb()
+      .select()
+      .from(environmentFrontendHosts)
+      .where(inArray(environmentFrontendHosts.environmentId, [older.environmentId, newer.environmentId, ported.environmentId]));
+    expect(owners.map((row) => [row.host, row.environmentId]).sort()).toEqual(
+      [
+        ["legacy.example.test", older.environmentId],
+        ["legacy-newer.example.test", newer.environmentId],
+        ["dotted.example.test:8443", newer.environmentId],
+        ["legacy-ported.example.test", ported.environmentId],
+      ].sort(),
+    );
+    // Every other environment of this database kept its hosts, and the owners table still mirrors them all.
+    const all = await getDb().select({ id: environments.id, hosts: environments.frontendHosts }).from(environments);
+    const mirrored = await getDb().select().from(environmentFrontendHosts);
+    expect(mirrored.map((row) => `${row.environmentId} ${row.host}`).sort()).toEqual(all.flatMap((env) => env.hosts.map((host) => `${env.id} ${host}`)).sort());
   });
 });

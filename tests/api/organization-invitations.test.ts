@@ -197,12 +197,12 @@ describe("listing, resending, revoking", () => {
     const newTicket = await emailedTicket(email);
     expect(newTicket).not.toBe(oldTicket);
     const signUp = clientApi(env.publishableKey);
-    expectProblem(await signUp.post("/auth/signup/ticket", { ticket: oldTicket, password: STRONG_PASSWORD }), 404, "resource_not_found");
+    expectProblem(await signUp.post("/auth/signup/ticket", { ticket: oldTicket, password: STRONG_PASSWORD }), 400, "invalid_code");
     expect(await usersWithEmail(env.environmentId, email)).toHaveLength(0);
     const invitee = await createUser(env.api, { email, password: STRONG_PASSWORD });
     const { client } = await signedInClient(env.publishableKey, email);
-    expectProblem(await client.post("/organizations/invitations/accept", { token: invited.body.token }), 404, "resource_not_found");
-    expectProblem(await client.post("/organizations/invitations/accept", { token: oldTicket }), 404, "resource_not_found");
+    expectProblem(await client.post("/organizations/invitations/accept", { token: invited.body.token }), 400, "invalid_code");
+    expectProblem(await client.post("/organizations/invitations/accept", { token: oldTicket }), 400, "invalid_code");
     expect((await client.post("/organizations/invitations/accept", { token: resent.body.token })).status).toBe(200);
     expect(await membershipsOf(orgId, invitee.id)).toHaveLength(1);
     const [row] = await getDb().select().from(organizationInvitations).where(eq(organizationInvitations.id, invited.body.id));
@@ -292,7 +292,7 @@ describe("accepting", () => {
     expectProblem(await other.client.post("/organizations/invitations/accept", { token: invited.body.token }), 403, "invitation_wrong_account");
   });
 
-  it("answers an expired invitation with invitation_expired, and a token of another environment with 404", async () => {
+  it("answers an expired invitation and a token of another environment with 400 invalid_code", async () => {
     const { env, owner, orgId } = await setup();
     const email = uniqueEmail("invitee");
     const invited = await owner.client.post(`/organizations/${orgId}/invitations`, { email, role: "member" });
@@ -302,13 +302,13 @@ describe("accepting", () => {
       .update(organizationInvitations)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(organizationInvitations.id, invited.body.id));
-    expectProblem(await client.post("/organizations/invitations/accept", { token: invited.body.token }), 410, "invitation_expired");
+    expectProblem(await client.post("/organizations/invitations/accept", { token: invited.body.token }), 400, "invalid_code");
 
     const elsewhere = await newEnvironment();
     await createUser(elsewhere.api, { email, password: STRONG_PASSWORD });
     const { client: foreign } = await signedInClient(elsewhere.publishableKey, email);
     const fresh = await owner.client.post(`/organizations/${orgId}/invitations`, { email, role: "member" });
-    expectProblem(await foreign.post("/organizations/invitations/accept", { token: fresh.body.token }), 404, "resource_not_found");
+    expectProblem(await foreign.post("/organizations/invitations/accept", { token: fresh.body.token }), 400, "invalid_code");
   });
 
   it("lets exactly one of 10 concurrent accepts win", async () => {
@@ -323,7 +323,7 @@ describe("accepting", () => {
     expect(await membershipsOf(orgId, invitee.id)).toHaveLength(1);
   });
 
-  it("an accept racing the organization's deletion queues behind it: 200 or 404, never a deadlock's 500", async () => {
+  it("an accept racing the organization's deletion queues behind it: 200 or 400 invalid_code, never a deadlock's 500", async () => {
     for (let round = 0; round < 5; round++) {
       const { env, owner, orgId } = await setup();
       const email = uniqueEmail("invitee");
@@ -336,7 +336,7 @@ describe("accepting", () => {
         env.api.post(`/organizations/${orgId}/invitations`, { email: uniqueEmail("late"), role: "member" }),
       ]);
       expect(deleted.status, deleted.text).toBe(200);
-      expect([200, 404], accepted.text).toContain(accepted.status);
+      expect([200, 400], accepted.text).toContain(accepted.status);
       expect([201, 404], lateInvite.text).toContain(lateInvite.status);
       expect(await getDb().select().from(organizationInvitations).where(eq(organizationInvitations.organizationId, orgId))).toEqual([]);
     }
@@ -363,7 +363,7 @@ describe("accepting", () => {
     // ...then the owner resent it before the claim ran.
     expect((await owner.client.post(`/organizations/${orgId}/invitations/${invited.body.id}/resend`)).status).toBe(200);
     const claim = getDb().transaction((tx) => claimInvitation(tx, row, stale, invitee.id));
-    await expect(claim).rejects.toMatchObject({ code: "resource_not_found" });
+    await expect(claim).rejects.toMatchObject({ code: "invalid_code" });
     const [now] = await getDb().select().from(organizationInvitations).where(eq(organizationInvitations.id, invited.body.id));
     expect(now?.status).toBe("pending");
   });
@@ -373,7 +373,7 @@ describe("accepting", () => {
     expectProblem(await owner.client.post("/organizations/invitations/accept", {}), 400, "invalid_request");
     expectProblem(await owner.client.post("/organizations/invitations/accept", { token: 42 }), 400, "invalid_request");
     expectProblem(await owner.client.post("/organizations/invitations/accept", { token: "x".repeat(5000) }), 400, "invalid_request");
-    expectProblem(await owner.client.post("/organizations/invitations/accept", { token: "unknown" }), 404, "resource_not_found");
+    expectProblem(await owner.client.post("/organizations/invitations/accept", { token: "unknown" }), 400, "invalid_code");
     expectProblem(await clientApi(env.publishableKey).post("/organizations/invitations/accept", { token: "unknown" }), 401, "unauthorized");
   });
 });
@@ -405,18 +405,18 @@ describe("signing up from an invitation ticket", () => {
     const client = clientApi(env.publishableKey);
     const withToken = await client.post("/auth/signup/ticket", { ticket: invited.body.token, password: STRONG_PASSWORD });
     const unknown = await client.post("/auth/signup/ticket", { ticket: "unknown-ticket", password: STRONG_PASSWORD });
-    expectProblem(withToken, 404, "resource_not_found");
-    expectProblem(unknown, 404, "resource_not_found");
+    expectProblem(withToken, 400, "invalid_code");
+    expectProblem(unknown, 400, "invalid_code");
     expect(withToken.body.detail).toBe(unknown.body.detail);
     expect(await usersWithEmail(env.environmentId, email)).toHaveLength(0);
     expect((await client.get("/users/me")).status).toBe(401);
     const [row] = await getDb().select().from(organizationInvitations).where(eq(organizationInvitations.id, invited.body.id));
     expect(row?.status).toBe("pending");
-    // Nor is the token an oracle for whether an address has an account: 404 again, not 409 identifier_exists.
+    // Nor is the token an oracle for whether an address has an account: invalid_code again, not 409 identifier_exists.
     const existingEmail = uniqueEmail("existing");
     await createUser(env.api, { email: existingEmail, password: STRONG_PASSWORD });
     const probe = await owner.client.post(`/organizations/${orgId}/invitations`, { email: existingEmail, role: "member" });
-    expectProblem(await client.post("/auth/signup/ticket", { ticket: probe.body.token, password: STRONG_PASSWORD }), 404, "resource_not_found");
+    expectProblem(await client.post("/auth/signup/ticket", { ticket: probe.body.token, password: STRONG_PASSWORD }), 400, "invalid_code");
   });
 
   it("lets the mail ticket also accept for an existing account with the address verified", async () => {
@@ -435,7 +435,7 @@ describe("signing up from an invitation ticket", () => {
     const invited = await owner.client.post(`/organizations/${orgId}/invitations`, { email, role: "member" });
     const ticket = await emailedTicket(email);
     await getDb().update(organizationInvitations).set({ ticketHash: null }).where(eq(organizationInvitations.id, invited.body.id));
-    expectProblem(await clientApi(env.publishableKey).post("/auth/signup/ticket", { ticket, password: STRONG_PASSWORD }), 404, "resource_not_found");
+    expectProblem(await clientApi(env.publishableKey).post("/auth/signup/ticket", { ticket, password: STRONG_PASSWORD }), 400, "invalid_code");
     await createUser(env.api, { email, password: STRONG_PASSWORD });
     const { client } = await signedInClient(env.publishableKey, email);
     expect((await client.post("/organizations/invitations/accept", { token: invited.body.token })).status).toBe(200);
@@ -466,13 +466,37 @@ describe("signing up from an invitation ticket", () => {
     expectProblem(await client.post("/auth/signup/ticket", { ticket: revoked.ticket, password: STRONG_PASSWORD }), 410, "invitation_revoked");
     const expired = await invite();
     await getDb().update(organizationInvitations).set({ expiresAt: new Date(0) }).where(eq(organizationInvitations.id, expired.id));
-    expectProblem(await client.post("/auth/signup/ticket", { ticket: expired.ticket, password: STRONG_PASSWORD }), 410, "invitation_expired");
-    expectProblem(await client.post("/auth/signup/ticket", { ticket: "unknown", password: STRONG_PASSWORD }), 404, "resource_not_found");
+    expectProblem(await client.post("/auth/signup/ticket", { ticket: expired.ticket, password: STRONG_PASSWORD }), 400, "invalid_code");
+    expectProblem(await client.post("/auth/signup/ticket", { ticket: "unknown", password: STRONG_PASSWORD }), 400, "invalid_code");
     const live = await invite();
     expectProblem(await client.post("/auth/signup/ticket", { ticket: live.ticket, password: "password" }), 400, "password_too_weak");
     expectProblem(await client.post("/auth/signup/ticket", { ticket: live.ticket }), 400, "invalid_request");
     expectProblem(await client.post("/auth/signup/ticket", { ticket: live.ticket, password: STRONG_PASSWORD, name: 7 }), 400, "invalid_request");
     expectProblem(await client.post("/auth/signup/ticket", [1]), 400, "invalid_request");
+  });
+});
+
+describe("a wrong or expired invitation secret (CONTRACT §4)", () => {
+  it("regression: an unknown or expired token answers 400 invalid_code on accept and on sign-up from a ticket, not 404 resource_not_found or 410", async () => {
+    const { env, owner, orgId } = await setup();
+    const email = uniqueEmail("invitee");
+    const invited = await owner.client.post(`/organizations/${orgId}/invitations`, { email, role: "member" });
+    const ticket = await emailedTicket(email);
+    const signUp = clientApi(env.publishableKey);
+    const unknown = await signUp.post("/auth/signup/ticket", { ticket: "no-such-ticket", password: STRONG_PASSWORD });
+    expectProblem(unknown, 400, "invalid_code");
+    expect(unknown.body.detail).toBe("No invitation matches this ticket.");
+    const other = await person(env);
+    expectProblem(await other.client.post("/organizations/invitations/accept", { token: "no-such-token" }), 400, "invalid_code");
+
+    await getDb().update(organizationInvitations).set({ expiresAt: new Date(0) }).where(eq(organizationInvitations.id, invited.body.id));
+    expectProblem(await signUp.post("/auth/signup/ticket", { ticket, password: STRONG_PASSWORD }), 400, "invalid_code");
+    await createUser(env.api, { email, password: STRONG_PASSWORD });
+    const { client } = await signedInClient(env.publishableKey, email);
+    const expired = await client.post("/organizations/invitations/accept", { token: invited.body.token });
+    expectProblem(expired, 400, "invalid_code");
+    expect(expired.body.detail).toMatch(/expired/);
+    expect(await usersWithEmail(env.environmentId, email)).toHaveLength(1);
   });
 });
 

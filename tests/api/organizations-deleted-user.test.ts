@@ -168,7 +168,7 @@ describe("deleting a member who is not the last owner", () => {
     expect(await eventsOf(organization.id, "organization.owner_promoted")).toEqual([]);
   });
 
-  it("removes every membership of an admin or member, audited, and keeps the invitations they sent", async () => {
+  it("removes every membership of an admin or member, audited, and revokes the invitations they sent (regression: they stayed pending)", async () => {
     const env = await newEnvironment();
     const first = await organizationWithOwner(env, "First");
     const second = await organizationWithOwner(env, "Second");
@@ -181,8 +181,12 @@ describe("deleting a member who is not the last owner", () => {
     expect(await membersOf(env, second.organization.id)).toEqual([{ userId: second.owner.user.id, role: "owner" }]);
     expect((await eventsOf(first.organization.id, "organization.member_removed")).map((e) => e.data)).toEqual([{ userId: admin.user.id, role: "admin" }]);
     expect((await eventsOf(second.organization.id, "organization.member_removed")).map((e) => e.data)).toEqual([{ userId: admin.user.id, role: "member" }]);
+    // A deleted user offers no role: the invitation is revoked in the deletion's transaction, audited as a revoke.
     const [invitation] = await getDb().select().from(organizationInvitations).where(eq(organizationInvitations.id, sent.body.id));
-    expect(invitation).toMatchObject({ status: "pending", invitedBy: admin.user.id });
+    expect(invitation).toMatchObject({ status: "revoked", invitedBy: admin.user.id });
+    const [revoked] = await eventsOf(first.organization.id, "organization.invitation_revoked");
+    const [removed] = await eventsOf(first.organization.id, "organization.member_removed");
+    expect(revoked).toMatchObject({ actorType: "secret_key", data: { invitationId: sent.body.id }, requestId: removed?.requestId });
   });
 
   it("deleting twice changes nothing more", async () => {

@@ -1,15 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { organizationRoles } from "@/db/schema";
+import { events, organizationInvitations, organizationRoles } from "@/db/schema";
+import { readInvitationLanding } from "@/lib/hosted/invitation-landing";
 import { lockRoleSet } from "@/lib/organizations/roles";
 import { findEnvironment } from "@/lib/environments/context";
 import { findMembership, type ActingMember } from "@/lib/organizations/memberships";
 import { removeMember, updateMemberRole } from "@/lib/organizations/members";
 import { deleteOrganization, updateOrganization } from "@/lib/organizations/organizations";
 import { expectProblem, type ApiResponse } from "../helpers/api";
-import { newEnvironment } from "../helpers/fixtures";
-import { memberWithRole, organizationWithOwner, type TestEnvironment } from "../helpers/organizations";
+import { newEnvironment, uniqueEmail } from "../helpers/fixtures";
+import { memberWithRole, organizationWithOwner, signedInUser, type TestEnvironment } from "../helpers/organizations";
 
 /** A member's membership as the pipeline would have resolved it for their request, from a recent sign-in. */
 async function actingMember(environmentId: string, organizationId: string, userId: string): Promise<ActingMember | null> {
@@ -29,8 +30,11 @@ const ROLES = [
   { key: "member", name: "Member", permissions: [] },
 ];
 
-async function organizationWithRoles(env: TestEnvironment) {
-  const replaced = await env.api.put("/roles", { items: ROLES });
+/** A role that may invite, and nothing else. */
+const RECRUITER = { key: "recruiter", name: "Recruiter", permissions: ["org:invitations:manage"] };
+
+async function organizationWithRoles(env: TestEnvironment, extraRoles: (typeof ROLES)[number][] = []) {
+  const replaced = await env.api.put("/roles", { items: [...ROLES, ...extraRoles] });
   expect(replaced.status, replaced.text).toBe(200);
   const { owner, organization } = await organizationWithOwner(env);
   return { owner, organization, base: `/organizations/${organization.id}/members` };
@@ -74,8 +78,7 @@ describe("a role bounds the roles its holder hands out", () => {
 describe("a role bounds the invitations its holder sends and manages", () => {
   it("org:invitations:manage alone cannot invite an admin, nor resend or revoke an admin's invitation", async () => {
     const env = await newEnvironment();
-    await env.api.put("/roles", { items: [...ROLES, { key: "recruiter", name: "Recruiter", permissions: ["org:invitations:manage"] }] });
-    const { owner, organization } = await organizationWithOwner(env);
+    const { owner, organization } = await organizationWithRoles(env, [RECRUITER]);
     const base = `/organizations/${organization.id}/invitations`;
     const recruiter = await memberWithRole(env, organization.id, "recruiter");
     const refused = await recruiter.client.post(base, { email: "second-address@example.com", role: "admin" });
@@ -88,6 +91,94 @@ describe("a role bounds the invitations its holder sends and manages", () => {
     const pending = (await env.api.get(`${base}?limit=100`)).body.items.map((i: { email: string; role: string }) => [i.email, i.role]);
     expect(pending).toEqual(expect.arrayContaining([["new-hire@example.com", "member"], ["new-admin@example.com", "admin"]]));
     expect(pending).toHaveLength(2);
+  });
+});
+
+/** An invitation's status as stored, and as its invitee meets it: accepting, and the hosted landing page. */
+async function invitationSeenBy(env: TestEnvironment, invited: { id: string; email: string; token: string }) {
+  const [row] = await getDb().select().from(organizationInvitations).where(eq(organizationInvitations.id, invited.id));
+  const landing = await readInvitationLanding(getDb(), env.environmentId, invited.token);
+  return { stored: row?.status, landing: landing?.status };
+}
+
+async function revocationEvents(organizationId: string) {
+  const rows = await getDb()
+    .select()
+    .from(events)
+    .where(and(eq(events.subjectId, organizationId), eq(events.type, "organization.invitation_revoked")));
+  return rows.map((row) => ({ invitationId: (row.data as { invitationId: string }).invitationId, actorType: row.actorType, actorId: row.actorId, requestId: row.requestId }));
+}
+
+describe("invitations end with their inviter's authority", () => {
+  it("regression: a demotion revokes the demoted member's pending invitations for roles the new role cannot offer, as a revoke would, and only those", async () => {
+    const env = await newEnvironment();
+    const { owner, organization, base } = await organizationWithRoles(env, [RECRUITER]);
+    const invitations = `/organizations/${organization.id}/invitations`;
+    const admin = await memberWithRole(env, organization.id, "admin");
+    const invite = async (client: typeof admin.client | typeof env.api, role: string) => {
+      const res = await client.post(invitations, { email: uniqueEmail("invitee"), role });
+      expect([200, 201], res.text).toContain(res.status);
+      return res.body as { id: string; email: string; token: string };
+    };
+    const adminSeat = await invite(admin.client, "admin");
+    const memberSeat = await invite(admin.client, "member");
+    const ownersInvitation = await invite(owner.client, "admin");
+    const backEndInvitation = await invite(env.api, "admin");
+
+    const demoted = await owner.client.patch(`${base}/${admin.user.id}`, { role: "recruiter" });
+    expect(demoted.status, demoted.text).toBe(200);
+    // A recruiter offers no admin seat: that one is revoked; a member seat is within reach and stays.
+    expect(await invitationSeenBy(env, adminSeat)).toEqual({ stored: "revoked", landing: "revoked" });
+    expect(await invitationSeenBy(env, memberSeat)).toEqual({ stored: "pending", landing: "pending" });
+    expect(await invitationSeenBy(env, ownersInvitation)).toEqual({ stored: "pending", landing: "pending" });
+    expect(await invitationSeenBy(env, backEndInvitation)).toEqual({ stored: "pending", landing: "pending" });
+    const invitee = await signedInUser(env, { email: adminSeat.email });
+    expectProblem(await invitee.client.post("/organizations/invitations/accept", { token: adminSeat.token }), 410, "invitation_revoked");
+    const [roleChanged] = await getDb()
+      .select()
+      .from(events)
+      .where(and(eq(events.subjectId, organization.id), eq(events.type, "organization.role_changed")));
+    expect(await revocationEvents(organization.id)).toEqual([
+      { invitationId: adminSeat.id, actorType: "user", actorId: owner.user.id, requestId: roleChanged?.requestId },
+    ]);
+
+    // Through the Server API, to a role without org:invitations:manage: nothing is left to offer.
+    expect((await env.api.patch(`${base}/${admin.user.id}`, { role: "member" })).status).toBe(200);
+    expect(await invitationSeenBy(env, memberSeat)).toEqual({ stored: "revoked", landing: "revoked" });
+    expect((await revocationEvents(organization.id)).map((event) => [event.invitationId, event.actorType])).toEqual([
+      [adminSeat.id, "user"],
+      [memberSeat.id, "secret_key"],
+    ]);
+    expect(await invitationSeenBy(env, ownersInvitation)).toEqual({ stored: "pending", landing: "pending" });
+    expect(await invitationSeenBy(env, backEndInvitation)).toEqual({ stored: "pending", landing: "pending" });
+  });
+
+  it("regression: a member removed by another member, by the Server API, or leaving takes their pending invitations along", async () => {
+    const env = await newEnvironment();
+    const { owner, organization } = await organizationWithOwner(env);
+    const members = `/organizations/${organization.id}/members`;
+    const invitations = `/organizations/${organization.id}/invitations`;
+    const removedByOwner = await memberWithRole(env, organization.id, "admin");
+    const removedByBackEnd = await memberWithRole(env, organization.id, "admin");
+    const leaving = await memberWithRole(env, organization.id, "admin");
+    const sent = new Map<string, { id: string; email: string; token: string }>();
+    for (const admin of [removedByOwner, removedByBackEnd, leaving]) {
+      const res = await admin.client.post(invitations, { email: uniqueEmail("invitee"), role: "member" });
+      expect(res.status, res.text).toBe(200);
+      sent.set(admin.user.id, res.body);
+    }
+    const kept = await owner.client.post(invitations, { email: uniqueEmail("invitee"), role: "admin" });
+
+    expect((await owner.client.delete(`${members}/${removedByOwner.user.id}`)).status).toBe(204);
+    expect((await env.api.delete(`${members}/${removedByBackEnd.user.id}`)).status).toBe(204);
+    expect((await leaving.client.delete(`${members}/${leaving.user.id}`)).status).toBe(204);
+    for (const invitation of sent.values()) expect(await invitationSeenBy(env, invitation)).toEqual({ stored: "revoked", landing: "revoked" });
+    expect(await invitationSeenBy(env, kept.body)).toEqual({ stored: "pending", landing: "pending" });
+    const byInvitation = new Map((await revocationEvents(organization.id)).map((event) => [event.invitationId, event]));
+    expect(byInvitation.get(sent.get(removedByOwner.user.id)?.id ?? "")).toMatchObject({ actorType: "user", actorId: owner.user.id });
+    expect(byInvitation.get(sent.get(removedByBackEnd.user.id)?.id ?? "")).toMatchObject({ actorType: "secret_key" });
+    expect(byInvitation.get(sent.get(leaving.user.id)?.id ?? "")).toMatchObject({ actorType: "user", actorId: leaving.user.id });
+    expect(byInvitation.size).toBe(3);
   });
 });
 

@@ -1,9 +1,13 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 
-/** Runs the CLI exactly as the README says, against this test file's own database. */
+/** Runs the CLI exactly as the README says, against this test file's own database, with `env` over this process's. */
+function cliWith(env: Record<string, string>, ...args: string[]) {
+  return spawnSync("npm", ["run", "cli", "--", ...args], { encoding: "utf8", timeout: 60_000, env: { ...process.env, ...env } });
+}
+
 function cli(...args: string[]) {
-  return spawnSync("npm", ["run", "cli", "--", ...args], { encoding: "utf8", timeout: 60_000, env: process.env });
+  return cliWith({}, ...args);
 }
 
 describe("npm run cli", () => {
@@ -49,6 +53,18 @@ describe("npm run cli", () => {
     expect(result.status).toBe(1);
     expect(result.stdout).toBe("");
     expect(result.stderr.trim()).toBe("cli: The frontend host taken.example.test already serves another environment; choose another host.");
+  });
+
+  it("regression: refuses a host another environment holds in another spelling (default port, case, trailing dot)", () => {
+    const https = { PUBLIC_URL: "https://auth.example.test" };
+    const first = cliWith(https, "env", "create", "--name", "Spelled", "--host", "Spelled.Example.Test:443", "--json");
+    expect(first.status, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout).frontendHost).toBe("spelled.example.test");
+    for (const spelling of ["spelled.example.test", "SPELLED.example.test.:443"]) {
+      const result = cliWith(https, "env", "create", "--name", "Squatter", "--host", spelling, "--json");
+      expect(result.status, spelling).toBe(1);
+      expect(result.stderr.trim()).toBe("cli: The frontend host spelled.example.test already serves another environment; choose another host.");
+    }
   });
 
   it("refuses a bad host with a clear message", () => {

@@ -43,7 +43,7 @@ export function InvitationLanding({ t, flow, token, landing, viewer, minPassword
   }
   if (landing.status !== "pending") {
     const ended = {
-      expired: { title: copy.expiredTitle, message: t.errors.invitation_expired },
+      expired: { title: copy.expiredTitle, message: copy.expired },
       revoked: { title: copy.revokedTitle, message: t.errors.invitation_revoked },
       accepted: { title: copy.acceptedTitle, message: t.errors.invitation_already_accepted },
     }[landing.status];

@@ -41,11 +41,20 @@ function organizationHref(organizationId: string, flow: HostedFlow): string {
   return hostedHref(`/organizations/${organizationId}`, flow);
 }
 
+/**
+ * The landing page's forms: the organization wording, and for invalid_code (a link
+ * resent, expired or its organization deleted since the page loaded) the link's, not
+ * the generic "code is wrong".
+ */
+function invitationMessages(t: Messages) {
+  return { ...organizationMessages(t), invalid_code: t.organizations.invitation.linkInvalid };
+}
+
 /** The landing page's "Accept": joins as the signed-in user, then on to the organization's page. */
 export async function acceptInvitationAction(_state: FormState, form: FormData): Promise<FormState> {
   const token = formText(form, "token");
   return runOperationAction(form, acceptOrganizationInvitationEndpoint, {
-    describe: (t) => ({ fields: [], messages: organizationMessages(t) }),
+    describe: (t) => ({ fields: [], messages: invitationMessages(t) }),
     input: () => ({ body: { token } }),
     then: async (membership, context) => redirect(organizationHref(membership.id, context.flow)),
   });
@@ -59,7 +68,7 @@ export async function signUpFromInvitationAction(_state: FormState, form: FormDa
     describe: (t) => ({
       fields: ["name", "password"],
       values,
-      messages: { ...organizationMessages(t), identifier_exists: t.errors.identifier_exists },
+      messages: { ...invitationMessages(t), identifier_exists: t.errors.identifier_exists },
     }),
     input: () => ({ body: { ticket: token, password: formText(form, "password"), name: values.name.trim() || undefined } }),
     then: async (_session, context) => {

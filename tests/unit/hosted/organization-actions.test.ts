@@ -106,6 +106,14 @@ async function invite(env: Env, organizationId: string, email: string) {
   return secrets;
 }
 
+/** An organization of one owner, and a pending invitation (its token and ticket) for another person, who has an account. */
+async function invitedPerson(env: Env) {
+  const owner = await person(env);
+  const invitee = await person(env, uniqueEmail("invitee"));
+  const orgId = await organizationWith(env, [{ id: owner.id, role: "owner" }]);
+  return { owner, invitee, orgId, ...(await invite(env, orgId, invitee.email)) };
+}
+
 async function roleOf(organizationId: string, userId: string) {
   const [row] = await getDb()
     .select({ role: organizationMemberships.role })
@@ -148,12 +156,20 @@ describe("the invitation landing page's actions", () => {
     expect(again.message).toBe("This invitation has already been accepted.");
   });
 
+  it("regression: a link that opens nothing (unknown or expired) says the link is not valid, not that an item no longer exists", async () => {
+    const env = await newEnvironment();
+    const { invitee, token, ticket } = await invitedPerson(env);
+    await getDb().update(organizationInvitations).set({ expiresAt: new Date(0) }).where(eq(organizationInvitations.ticketHash, sha256(ticket)));
+    const linkInvalid = "This invitation link is not valid or has expired. Ask for a new one.";
+    expect(((await submit(signUpFromInvitationAction, form(env, { token: "no-such-ticket", password: STRONG_PASSWORD }))) as FormState).message).toBe(linkInvalid);
+    expect(((await submit(signUpFromInvitationAction, form(env, { token: ticket, password: STRONG_PASSWORD }))) as FormState).message).toBe(linkInvalid);
+    signIn(invitee.token);
+    expect(((await submit(acceptInvitationAction, form(env, { token }))) as FormState).message).toBe(linkInvalid);
+  });
+
   it("accepts as the invitee, and tells another account it is the wrong one", async () => {
     const env = await newEnvironment();
-    const owner = await person(env);
-    const invitee = await person(env, uniqueEmail("invitee"));
-    const orgId = await organizationWith(env, [{ id: owner.id, role: "owner" }]);
-    const { token } = await invite(env, orgId, invitee.email);
+    const { owner, invitee, orgId, token } = await invitedPerson(env);
     signIn(owner.token);
     const wrong = (await submit(acceptInvitationAction, form(env, { token }))) as FormState;
     expect(wrong.message).toBe("This invitation is for another address. Switch account to accept it.");
@@ -369,10 +385,7 @@ describe("the pages, rendered for real sessions", () => {
 
   it("greets the invitee with Accept and anyone else with switch account; offers an account only from the emailed link", async () => {
     const env = await newEnvironment();
-    const owner = await person(env);
-    const invitee = await person(env, uniqueEmail("invitee"));
-    const orgId = await organizationWith(env, [{ id: owner.id, role: "owner" }]);
-    const { token, ticket } = await invite(env, orgId, invitee.email);
+    const { owner, invitee, token, ticket } = await invitedPerson(env);
     const landing = async (secret = ticket) =>
       renderToStaticMarkup(await InvitationAcceptPage({ searchParams: Promise.resolve({ pk: env.publishableKey, token: secret }) }));
     signIn(invitee.token);
