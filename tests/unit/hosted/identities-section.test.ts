@@ -23,7 +23,7 @@ async function signedIn(): Promise<{ environment: EnvironmentContext; current: A
   const { session, token } = await openSession(env.environmentId, user.id);
   const environment = await findEnvironment(getDb(), env.environmentId);
   if (!environment) throw new Error("no environment");
-  return { environment, current: { session, token, user: await getUserOrThrow(getDb(), env.environmentId, user.id) } };
+  return { environment, current: { session, token, presentedAs: "cookie", user: await getUserOrThrow(getDb(), env.environmentId, user.id) } };
 }
 
 function identity(overrides: Partial<IdentityView> = {}): IdentityView {
