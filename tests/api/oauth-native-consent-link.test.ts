@@ -290,6 +290,13 @@ function startLink(client: ReturnType<typeof clientApi>, options: { provider?: s
   return client.post(`/auth/oauth2/${provider}/link${query}`, undefined, { origin: open.origin, ...headers });
 }
 
+/** A new user with a password, signed in just now (so with a recent sign-in). */
+async function signedInUser(tag: string) {
+  const email = uniqueEmail(tag);
+  const user = await createUser(open.api, { email, password: STRONG_PASSWORD });
+  return { user, ...(await signedInClient(open.publishableKey, email)) };
+}
+
 describe("linking a provider account to the signed-in user", () => {
   async function linkFlow(client: ReturnType<typeof clientApi>, login: string, query = "?redirect_url=%2Faccount") {
     const providerUrl = location(await startLink(client, { query }));
@@ -336,9 +343,7 @@ describe("linking a provider account to the signed-in user", () => {
   });
 
   it("link and reverify refuse a start from another site (Sec-Fetch-Site: cross-site, 403 forbidden, no flow); reverify's GET passes same-origin, same-site, none and no header", async () => {
-    const email = uniqueEmail("xsite");
-    const user = await createUser(open.api, { email, password: STRONG_PASSWORD });
-    const { client } = await signedInClient(open.publishableKey, email);
+    const { user, client } = await signedInUser("xsite");
     for (const site of ["cross-site", "Cross-Site"]) {
       expectProblem(await client.get("/auth/oauth2/idp/link", { "sec-fetch-site": site }), 403, "forbidden");
       expectProblem(await startLink(client, { headers: { "sec-fetch-site": site } }), 403, "forbidden");
@@ -353,9 +358,7 @@ describe("linking a provider account to the signed-in user", () => {
   });
 
   it("regression (issue 16, item 9): a cookie GET of link started a flow from a same-site page or a browser without Sec-Fetch-Site; now only same-origin or a bearer session may GET, no flow otherwise", async () => {
-    const email = uniqueEmail("get-link");
-    const user = await createUser(open.api, { email, password: STRONG_PASSWORD });
-    const { client } = await signedInClient(open.publishableKey, email);
+    const { user, client } = await signedInUser("get-link");
     const refused: Record<string, string>[] = [{ "sec-fetch-site": "same-site" }, { "sec-fetch-site": "none" }, {}];
     for (const headers of refused) {
       expectProblem(await client.get("/auth/oauth2/idp/link", headers), 403, "forbidden");
@@ -371,9 +374,7 @@ describe("linking a provider account to the signed-in user", () => {
   });
 
   it("regression (issue 16, item 9): POST starts the flow from an allowed Origin; a sibling subdomain's post is 403 origin_not_allowed, no flow", async () => {
-    const email = uniqueEmail("post-link");
-    const user = await createUser(open.api, { email, password: STRONG_PASSWORD });
-    const { client } = await signedInClient(open.publishableKey, email);
+    const { user, client } = await signedInUser("post-link");
     const sibling = `https://evil.${new URL(open.origin).hostname}`;
     expectProblem(await startLink(client, { headers: { origin: sibling, "sec-fetch-site": "same-site" } }), 403, "origin_not_allowed");
     expect(await flowsOf(user.id)).toHaveLength(0);
