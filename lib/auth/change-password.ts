@@ -12,7 +12,7 @@ import { hashPassword, verifyPassword } from "./password-hasher";
 import { assertPasswordAllowed } from "./password-policy";
 import { linkBase } from "../environments/environment-links";
 import { sendPasswordChangedNotices } from "./password-changed-notice";
-import { invalidCredentials } from "./sign-in";
+import { invalidCredentials, proveOwnCredentials } from "./sign-in";
 
 export const passwordStatusSchema = z
   .object({
@@ -35,8 +35,9 @@ export function passwordStatus(current: ActiveSession) {
 /**
  * Changes (or first sets) the caller's password. The operation is sensitive (the
  * route checks for a recent sign-in); the current password is required as well
- * when one exists; every other session is revoked; the owner gets an email notice
- * at the primary address, as part of the change.
+ * when one exists, judged under the account's sign-in throttle; every other
+ * session is revoked; the owner gets an email notice at the primary address, as
+ * part of the change.
  */
 export async function changePassword(
   db: Database,
@@ -46,10 +47,13 @@ export async function changePassword(
   actor: Actor,
 ) {
   const { user } = current;
-  if (user.passwordHash) {
-    if (!input.currentPassword || !(await verifyPassword(user.passwordHash, input.currentPassword).catch(() => false))) {
-      throw invalidCredentials();
-    }
+  const { passwordHash: currentHash } = user;
+  if (currentHash) {
+    const { currentPassword } = input;
+    if (!currentPassword) throw invalidCredentials();
+    // A wrong current password is a guess like one at the sign-in page: it counts toward
+    // the account's throttle, and while that holds even the right one waits (429).
+    await proveOwnCredentials(db, environment, user, () => verifyPassword(currentHash, currentPassword).catch(() => false));
   }
   await assertPasswordAllowed(environment.settings.passwordPolicy, input.newPassword, "newPassword");
   const passwordHash = await hashPassword(input.newPassword);

@@ -7,7 +7,7 @@ import type { FactorProof } from "../sessions/reverification";
 import type { AuthMethod } from "../sessions/establish-session";
 import type { UserRow } from "../users/serialize";
 import { verifyPassword } from "./password-hasher";
-import { accountThrottleIdentifier, assertPasswordNotThrottled, invalidCredentials, passwordFailed, passwordSucceeded } from "./sign-in";
+import { invalidCredentials, proveOwnCredentials } from "./sign-in";
 
 /**
  * Checks a proof against the user's own factors and names the method it proved.
@@ -32,13 +32,10 @@ export async function verifyFactor(db: Database, environment: EnvironmentContext
   if (!user.passwordHash && !mfaOn) throw invalidCredentials();
   if (user.passwordHash && proof.password === undefined) throw invalidField("password", "is required");
   if (mfaOn && proof.code === undefined) throw invalidField("code", "is required: two-step verification is on");
-  // Keyed like sign-in (the address), so guesses here and at sign-in add up.
-  const identifier = accountThrottleIdentifier(user);
-  const streak = await assertPasswordNotThrottled(db, environment, identifier);
-  const passwordOk = !user.passwordHash || (await verifyPassword(user.passwordHash, proof.password ?? "").catch(() => false));
-  // The code is spent only with the right password: a wrong guess at the password burns no code.
-  const codeOk = !mfaOn || (passwordOk && (await spendSecondFactorCode(db, user.id, proof.code ?? "")));
-  if (!passwordOk || !codeOk) throw await passwordFailed(db, environment, identifier);
-  await passwordSucceeded(db, environment, identifier, streak);
+  await proveOwnCredentials(db, environment, user, async () => {
+    const passwordOk = !user.passwordHash || (await verifyPassword(user.passwordHash, proof.password ?? "").catch(() => false));
+    // The code is spent only with the right password: a wrong guess at the password burns no code.
+    return passwordOk && (!mfaOn || (await spendSecondFactorCode(db, user.id, proof.code ?? "")));
+  });
   return mfaOn ? codeMethod(proof.code ?? "") : "pwd";
 }

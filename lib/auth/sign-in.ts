@@ -111,7 +111,7 @@ export async function countSignInFailure(db: Database, environment: EnvironmentC
   await extendFailureStreak(db, signInFailuresKey(environment.id, identifier));
 }
 
-export async function passwordFailed(db: Database, environment: EnvironmentContext, identifier: string): Promise<AppError> {
+async function passwordFailed(db: Database, environment: EnvironmentContext, identifier: string): Promise<AppError> {
   await countSignInFailure(db, environment, identifier);
   return invalidCredentials();
 }
@@ -119,6 +119,27 @@ export async function passwordFailed(db: Database, environment: EnvironmentConte
 /** A streak ends with a success; skipped when there is none, to keep the common sign-in at one write. */
 export async function passwordSucceeded(db: Database, environment: EnvironmentContext, identifier: string, streak: FailureStreak | null) {
   if (streak) await endFailureStreak(db, signInFailuresKey(environment.id, identifier));
+}
+
+/**
+ * Judges a signed-in user's proof of their own credentials (`prove`: the password,
+ * with a code where one is owed) under the account's password throttle, keyed as
+ * sign-in keys it: while the account must wait, 429 before anything is checked, the
+ * right password included; a wrong proof extends the streak (401 invalid_credentials);
+ * a right one ends it. Reverification and the password change both prove through
+ * here, so guesses there and at the sign-in page add up, and a stolen session is no
+ * faster a password oracle than the sign-in page.
+ */
+export async function proveOwnCredentials(
+  db: Database,
+  environment: EnvironmentContext,
+  user: { id: string; email: string | null },
+  prove: () => Promise<boolean>,
+): Promise<void> {
+  const identifier = accountThrottleIdentifier(user);
+  const streak = await assertPasswordNotThrottled(db, environment, identifier);
+  if (!(await prove())) throw await passwordFailed(db, environment, identifier);
+  await passwordSucceeded(db, environment, identifier, streak);
 }
 
 /**

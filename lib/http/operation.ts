@@ -11,6 +11,9 @@ import type { GateKey } from "../sessions/gates";
  * - `publishableKey`: a Client API call in a known environment, signed in or not;
  * - `anyClient`: like publishableKey, but an unknown environment is "signed out",
  *   not an error (the boot probe always answers);
+ * - `optionalSession`: like publishableKey, signed in or not, but a session that is
+ *   presented must be ACTIVE: a PENDING one gets 403 session_pending, so it cannot
+ *   pass its sign-in on before its gate is cleared (satellite sync);
  * - `pendingSession`: a live session, ACTIVE or PENDING: the operations that clear
  *   a gate (accept the terms, resend the verification link);
  * - `session`: an ACTIVE session; a PENDING one gets 403 session_pending;
@@ -19,7 +22,15 @@ import type { GateKey } from "../sessions/gates";
  *   session-ending changes, deletion; else 403 reverification_required;
  * - `none`: public documents.
  */
-export type AuthLevel = "secretKey" | "publishableKey" | "anyClient" | "pendingSession" | "session" | "sensitiveSession" | "none";
+export type AuthLevel =
+  | "secretKey"
+  | "publishableKey"
+  | "anyClient"
+  | "optionalSession"
+  | "pendingSession"
+  | "session"
+  | "sensitiveSession"
+  | "none";
 
 export type SessionLevel = "pendingSession" | "session" | "sensitiveSession";
 

@@ -51,7 +51,7 @@ export type OperationInput<A extends AuthLevel, P, Q, B> = BaseInput<P, Q, B> &
           /** The caller's membership, when the operation declares `organization.param` (see requireMembership). */
           membership?: ActingMember;
         }
-      : A extends "publishableKey"
+      : A extends "publishableKey" | "optionalSession"
         ? { environment: EnvironmentContext; session: ActiveSession | null }
         : A extends "anyClient"
           ? { environment: EnvironmentContext | null; session: ActiveSession | null }
@@ -107,6 +107,12 @@ async function authorize(level: AuthLevel, caller: Caller, clearsGate?: GateKey)
       return { environment: caller.environment, actor: { type: "secret_key", id: caller.secretKeyId, requestId } satisfies Actor };
     case "publishableKey":
       return { environment: requireEnvironment(caller), session: caller.session };
+    case "optionalSession": {
+      const environment = requireEnvironment(caller);
+      // Signed out is an answer here; a PENDING session is refused as at the `session` level.
+      if (caller.session) await authorizeSession(getDb(), environment, caller.session, "session");
+      return { environment, session: caller.session };
+    }
     case "pendingSession":
     case "session":
     case "sensitiveSession": {

@@ -26,7 +26,14 @@ export type RouteHandler = (request: Request, context: RouteContext) => Promise<
 
 type ZodOrNone = z.ZodType | undefined;
 
-const CLIENT_LEVELS: ReadonlySet<AuthLevel> = new Set<AuthLevel>(["publishableKey", "anyClient", "pendingSession", "session", "sensitiveSession"]);
+const CLIENT_LEVELS: ReadonlySet<AuthLevel> = new Set<AuthLevel>([
+  "publishableKey",
+  "anyClient",
+  "optionalSession",
+  "pendingSession",
+  "session",
+  "sensitiveSession",
+]);
 
 /**
  * Who is calling, from the Request (CONTRACT §2): a secret key for the Server API;

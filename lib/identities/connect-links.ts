@@ -10,6 +10,11 @@ export interface ConnectLink {
 }
 
 export interface ConnectLinks {
+  /**
+   * One per provider: `href` starts the link flow, posted by a form (a GET would be
+   * refused: lib/oauth/link-flow.ts), or with `reverifyFirst` is the page's
+   * "confirm it's you" form, followed as a link.
+   */
   links: ConnectLink[];
   /** The links lead to "confirm it's you" first: the session's sign-in is not recent. */
   reverifyFirst: boolean;
@@ -19,7 +24,7 @@ export interface ConnectLinks {
 export const CONNECTED_PARAM = "connected";
 
 /**
- * The account page's "connect" buttons: plain links (no JavaScript) to the OAuth
+ * The account page's "connect" buttons: plain form posts (no JavaScript) to the OAuth
  * link flow, for the enabled providers the user has not connected yet. The flow
  * ends back on the account page, naming the provider (and `error=` when it
  * failed). Connecting is a sensitive change: without a recent sign-in the links
@@ -39,7 +44,7 @@ export function connectLinks(
     .map((provider) => {
       if (!recent) return { providerId: provider.id, name: provider.name, href: `${hostedHref("/account", flow, { reverify: "1" })}#reverify` };
       const query = new URLSearchParams({ redirect_url: hostedHref("/account", flow, { [CONNECTED_PARAM]: provider.id }) });
-      // Browser-navigated Client API endpoints take the environment from `pk` where the host does not name it.
+      // Browser-posted Client API endpoints take the environment from `pk` where the host does not name it.
       if (flow.publishableKey) query.set("pk", flow.publishableKey);
       return { providerId: provider.id, name: provider.name, href: `/_svc/auth/oauth2/${encodeURIComponent(provider.id)}/link?${query}` };
     });

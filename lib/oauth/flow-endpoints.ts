@@ -1,5 +1,6 @@
 import { getDb } from "@/db/client";
-import { endpoint } from "../http/pipeline";
+import type { Infer } from "../http/operation";
+import { endpoint, type OperationInput } from "../http/pipeline";
 import { respondWithEstablishment } from "../http/response-effects";
 import { SeeOther } from "../http/see-other";
 import { beginAuthorization } from "./begin-authorization";
@@ -13,10 +14,12 @@ import {
   getContinuationOperation,
   linkCompleteOperation,
   linkOperation,
+  linkPostOperation,
   oauthReverifyCompleteOperation,
   oauthReverifyOperation,
 } from "./flow-operations";
-import { beginLink, beginReverify, completeLink, completeReverify } from "./link-flow";
+import type { linkQuery, providerParams } from "./flow-schemas";
+import { beginLink, beginReverify, completeLink, completeReverify, type LinkStart } from "./link-flow";
 import { describeContinuation, finishContinuation } from "./signup-continuation";
 
 /*
@@ -64,11 +67,19 @@ export const callbackPostEndpoint = endpoint(callbackPostOperation, async ({ par
   return new SeeOther(`/_svc/auth/oauth2/${encodeURIComponent(params.provider)}/callback?${query.toString()}`);
 });
 
-export const linkEndpoint = endpoint(linkOperation, async ({ environment, session, params, query, context, effects }) => {
-  const authorization = await beginLink(getDb(), environment, session, { providerId: params.provider, redirectUrl: query.redirect_url ?? null }, context);
+type LinkStartInput = OperationInput<"sensitiveSession", Infer<typeof providerParams>, Infer<typeof linkQuery>, undefined>;
+
+/** Both ways of starting a link flow (lib/oauth/link-flow.ts decides who may use which). */
+async function startLink({ environment, session, params, query, context, effects }: LinkStartInput, start: LinkStart): Promise<SeeOther> {
+  const input = { providerId: params.provider, redirectUrl: query.redirect_url ?? null, start };
+  const authorization = await beginLink(getDb(), environment, session, input, context);
   effects.setFlowCookie(authorization.browserCookie);
   return new SeeOther(authorization.location);
-});
+}
+
+export const linkPostEndpoint = endpoint(linkPostOperation, (input) => startLink(input, "POST"));
+
+export const linkEndpoint = endpoint(linkOperation, (input) => startLink(input, "GET"));
 
 export const linkCompleteEndpoint = endpoint(linkCompleteOperation, async ({ environment, session, query, context }) =>
   new SeeOther(await completeLink(getDb(), environment, session, query, context)),

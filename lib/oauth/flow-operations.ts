@@ -1,5 +1,5 @@
 import { nativeQuery, sessionEstablishedSchema } from "../auth/schemas";
-import { defineOperation } from "../http/operation";
+import { defineOperation, type Operation } from "../http/operation";
 import { authorizeQuery, callbackForm, callbackQuery, continuationQuery, continuationView, continueBody, linkQuery, providerParams } from "./flow-schemas";
 
 const tags = ["Client: OAuth sign-in"];
@@ -54,13 +54,9 @@ export const callbackPostOperation = defineOperation({
   errors: ["invalid_request", "payload_too_large", "unsupported_media_type"],
 });
 
-export const linkOperation = defineOperation({
-  operationId: "oauthLink",
-  method: "get",
+/** What the two ways of starting a link flow share: they differ in the method, and in who may use GET. */
+const LINK_START = {
   path: "/_svc/auth/oauth2/{provider}/link",
-  summary: "Begin connecting a provider account",
-  description:
-    "For a signed-in user with a recent sign-in: 303 to the provider, as authorize does; the flow is bound to this session and ends at /_svc/auth/oauth2/link/complete, then at `redirect_url` (default: the hosted account page). Start it from a page of your own site: a navigation another site started (`Sec-Fetch-Site: cross-site`) answers 403 forbidden; same-origin, same-site, `none` (typed, bookmarked) and requests without the header pass.",
   tags,
   auth: "sensitiveSession",
   rateLimits: [{ action: "signIn" }],
@@ -68,6 +64,24 @@ export const linkOperation = defineOperation({
   query: linkQuery,
   response: REDIRECT,
   errors: [...CLIENT, "unauthorized", "session_pending", "reverification_required", "forbidden", "invalid_request", "resource_not_found", "oauth_failed", "rate_limited"],
+} satisfies Partial<Operation>;
+
+export const linkPostOperation = defineOperation({
+  ...LINK_START,
+  operationId: "oauthLinkStart",
+  method: "post",
+  summary: "Begin connecting a provider account",
+  description:
+    "For a signed-in user with a recent sign-in: 303 to the provider, as authorize does; the flow is bound to this session and ends at /_svc/auth/oauth2/link/complete, then at `redirect_url` (default: the hosted account page). Start it with a plain form post from a page of your own site (`<form method=\"post\" action=\"/_svc/auth/oauth2/{provider}/link?redirect_url=…\">`, no body; through PUBLIC_URL add `pk=<publishableKey>`): a browser's post from an Origin the environment does not allow answers 403 origin_not_allowed, and one another site started (`Sec-Fetch-Site: cross-site`) 403 forbidden.",
+});
+
+export const linkOperation = defineOperation({
+  ...LINK_START,
+  operationId: "oauthLink",
+  method: "get",
+  summary: "Begin connecting a provider account (native clients)",
+  description:
+    "As POST, for clients that present the session as `Authorization: Bearer <sessionToken>` (native apps). A browser's GET carries no Origin to check, so with the session cookie it passes only with `Sec-Fetch-Site: same-origin` (a page of this very origin); any other (same-site, `none`, no header) answers 403 forbidden: use POST.",
 });
 
 export const linkCompleteOperation = defineOperation({

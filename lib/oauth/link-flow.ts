@@ -80,18 +80,43 @@ async function completeSessionFlow(
   return flow.redirectUrl ? safeRedirect(flow.redirectUrl, environment, flow.base).url : environmentUrl(flow.base, "/account");
 }
 
+/** How a link flow was asked for: the HTTP method of the request that starts it. */
+export type LinkStart = "POST" | "GET";
+
 /**
- * GET /_svc/auth/oauth2/{provider}/link: a signed-in user (recent sign-in: the
- * operation is sensitive) connects a provider account. The flow remembers the user
- * and the very session that asked; it ends at link/complete.
+ * Connecting an account starts with a POST, which the route kit let through only
+ * from an Origin the environment allows (CONTRACT §2): the hosted account page
+ * posts a form. A GET carries no Origin to check, so a page of a sibling subdomain
+ * (same-site: the SameSite=Lax cookie goes along) or any page in a browser that
+ * sends no Sec-Fetch-Site could send a recently signed-in browser there and, with a
+ * login CSRF at the provider, have the attacker's provider account connected to the
+ * victim. A GET with a session cookie therefore needs `Sec-Fetch-Site: same-origin`
+ * (a page of this very origin); a session presented as a bearer token (a native
+ * client) is no ambient credential, and its GET passes.
+ */
+function assertLinkStartAllowed(current: ActiveSession, start: LinkStart, context: RequestContext): void {
+  if (start === "GET" && current.presentedAs === "cookie" && context.fetchSite !== "same-origin") {
+    throw new AppError(
+      "forbidden",
+      "Connect an account with POST /_svc/auth/oauth2/{provider}/link (a form on your page); a browser's GET passes only from a page of this origin.",
+    );
+  }
+}
+
+/**
+ * POST (or, see assertLinkStartAllowed, GET) /_svc/auth/oauth2/{provider}/link: a
+ * signed-in user (recent sign-in: the operation is sensitive) connects a provider
+ * account. The flow remembers the user and the very session that asked; it ends at
+ * link/complete.
  */
 export function beginLink(
   db: Database,
   environment: EnvironmentContext,
   current: ActiveSession,
-  input: { providerId: string; redirectUrl: string | null },
+  input: { providerId: string; redirectUrl: string | null; start: LinkStart },
   context: RequestContext,
 ): Promise<Authorization> {
+  assertLinkStartAllowed(current, input.start, context);
   return beginSessionFlow(db, environment, current, "link", input, context);
 }
 

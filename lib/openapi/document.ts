@@ -42,6 +42,7 @@ const SECURITY: Record<AuthLevel, Record<string, string[]>[]> = {
   secretKey: [{ secretKey: [] }],
   publishableKey: [{ publishableKey: [] }, { frontendHost: [] }],
   anyClient: [{}, { publishableKey: [] }, { frontendHost: [] }],
+  optionalSession: [{ publishableKey: [] }, { frontendHost: [] }, ...SESSION_SECURITY],
   pendingSession: SESSION_SECURITY,
   session: SESSION_SECURITY,
   sensitiveSession: SESSION_SECURITY,

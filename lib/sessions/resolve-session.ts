@@ -18,6 +18,12 @@ export interface ActiveSession {
   user: UserRow;
   /** The opaque token the caller presented (cookie or native bearer). */
   token: string;
+  /**
+   * How the token came: a `cookie`, which the browser attaches to a request whichever
+   * page started it (so a flow a page may start checks where the request came from),
+   * or a `bearer` header, which only the client's own code sends.
+   */
+  presentedAs: "cookie" | "bearer";
 }
 
 /** A satellite's primary session (GET /_svc/auth/sync), joined to judge it by the same rules. */
@@ -78,10 +84,15 @@ export function sessionCookieValues(request: Request): string[] {
  * account); which one the browser lists first is not ours to trust, so neither counts.
  */
 export function presentedSessionToken(request: Request): string | null {
-  const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
+  const bearer = bearerToken(request);
   const cookies = bearer ? [] : sessionCookieValues(request);
   const token = bearer ?? (cookies.length === 1 ? cookies[0] : undefined);
   return token && isSessionToken(token) ? token : null;
+}
+
+/** `Authorization: Bearer <token>`: a native client's session; when sent, the cookie does not count. */
+function bearerToken(request: Request): string | undefined {
+  return /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
 }
 
 /** The shape of an opaque session token (43 base64url characters). */
@@ -126,5 +137,5 @@ export async function findActiveSession(
       .set({ lastActiveAt: sql`now()` })
       .where(and(eq(sessions.id, row.session.id), lt(sessions.lastActiveAt, new Date(now.getTime() - TOUCH_INTERVAL_SECONDS * 1000))));
   }
-  return { ...row, token };
+  return { ...row, token, presentedAs: bearerToken(request) === undefined ? "cookie" : "bearer" };
 }

@@ -23,8 +23,9 @@ import { newSyncBinding } from "./sync-binding";
  *    (lib/tickets/sync-binding.ts) and sends the browser to the primary's
  *    GET /_svc/auth/sync with the nonce's hash (`binding`) and, as `redirect_url`,
  *    the satellite's own GET /_svc/auth/session/establish.
- * 2. /sync, with a live session, issues a one-time ticket bound to that hash and
- *    sends the browser back with it.
+ * 2. /sync, with a live ACTIVE session, issues a one-time ticket bound to that hash
+ *    and sends the browser back with it (a PENDING session is refused before this:
+ *    the operation's auth level, optionalSession).
  * 3. The establish on the satellite opens the session only for the browser that
  *    holds the nonce.
  *
@@ -118,7 +119,7 @@ export function startSatelliteSync(environment: EnvironmentContext, redirectUrl:
 
 /**
  * GET /_svc/auth/sync, on the primary: `{redirect_url}?ticket=` with a ticket bound
- * to `binding` when a session is live here, else `redirect_url` as it is.
+ * to `binding` when an ACTIVE session is live here, else `redirect_url` as it is.
  */
 export async function satelliteSyncTarget(
   db: Database,

@@ -55,10 +55,11 @@ export const changePasswordOperation = defineOperation({
   path: "/_svc/users/me/password",
   summary: "Change or set the password",
   description:
-    "Needs a recent sign-in (403 reverification_required otherwise), and `currentPassword` as well when a password exists. Other sessions are revoked. Satellite sessions (other domains of the environment, GET /_svc/auth/sync) count as other sessions: called on the primary, its satellites end too; called on a satellite, that satellite and its primary are kept. The owner is emailed at the primary address as part of the change; if that email cannot be sent, nothing changes (503).",
+    "Needs a recent sign-in (403 reverification_required otherwise), and `currentPassword` as well when a password exists. A wrong `currentPassword` counts toward the account's failed-sign-in streak, shared with login and reverification: past `rateLimits.failedSignInThreshold` consecutive failures the change answers 429 rate_limited with Retry-After, the right password included, until the wait is over. Other sessions are revoked. Satellite sessions (other domains of the environment, GET /_svc/auth/sync) count as other sessions: called on the primary, its satellites end too; called on a satellite, that satellite and its primary are kept. The owner is emailed at the primary address as part of the change; if that email cannot be sent, nothing changes (503).",
   tags: ["Client: passwords"],
   auth: "sensitiveSession",
-  // The current password is a credential: guesses through a stolen session are throttled like sign-ins.
+  // The current password is a credential: guesses through a stolen session are limited like sign-ins
+  // (per user here; the account's failure streak in lib/auth/change-password.ts).
   rateLimits: [{ action: "signIn", per: "user" }],
   body: changePasswordBody,
   response: { status: 200, description: "Password status after the change.", schema: passwordStatusSchema },

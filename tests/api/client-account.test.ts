@@ -1,4 +1,8 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { users } from "@/db/schema";
+import { verifyPassword } from "@/lib/auth/password-hasher";
 import { call, expectProblem } from "../helpers/api";
 import { ageSignIn, clientApi, codeIn, emailCount, latestEmail, signedUpClient } from "../helpers/client";
 import { newEnvironment, STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
@@ -221,5 +225,27 @@ describe("password guessing through a session", () => {
     }
     expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
     expect(statuses.at(-1)).toBe(429);
+  });
+
+  it("regression (issue 16, item 3): wrong current passwords did not count toward the account's failed-sign-in streak; they add up with login and reverify, and past the limit even the right one is refused (429)", async () => {
+    const { publishableKey, api } = await newEnvironment();
+    const email = uniqueEmail();
+    const { client, session } = await signedUpClient(publishableKey, email, STRONG_PASSWORD);
+    // The per-user request limit out of the way: only the failure streak can answer 429 here.
+    await api.patch("/environment", { rateLimits: { signIn: { limit: 1000, windowSeconds: 10 }, failedSignInThreshold: 5 } });
+    const change = (currentPassword: string) => client.post("/users/me/password", { currentPassword, newPassword: NEW_PASSWORD });
+    for (let i = 0; i < 2; i++) expectProblem(await change(`wrong guess number ${i}`), 401, "invalid_credentials");
+    expectProblem(await clientApi(publishableKey).post("/auth/login", { email, password: "bad guess at login" }), 401, "invalid_credentials");
+    expectProblem(await client.post("/auth/reverify", { password: "bad guess at reverify" }), 401, "invalid_credentials");
+    expectProblem(await change("the fifth wrong one"), 401, "invalid_credentials");
+
+    const throttled = await change(STRONG_PASSWORD);
+    expectProblem(throttled, 429, "rate_limited");
+    expect(Number(throttled.headers.get("retry-after"))).toBeGreaterThan(0);
+    // The guesses made through the session hold the sign-in page back too.
+    expectProblem(await clientApi(publishableKey).post("/auth/login", { email, password: STRONG_PASSWORD }), 429, "rate_limited");
+    // Nothing changed: the stored password is still the old one.
+    const [row] = await getDb().select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, session.user.id));
+    expect(await verifyPassword(row?.passwordHash ?? "", STRONG_PASSWORD)).toBe(true);
   });
 });

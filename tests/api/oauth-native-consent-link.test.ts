@@ -7,9 +7,9 @@ import { findEnvironment } from "@/lib/environments/context";
 import { requestContextOf } from "@/lib/http/request-context";
 import { describeContinuation } from "@/lib/oauth/signup-continuation";
 import { publicUrl } from "@/lib/config/runtime";
-import { expectProblem, problemFields } from "../helpers/api";
+import { call, expectProblem, problemFields } from "../helpers/api";
 import { ageSignIn, clientApi, latestEmail } from "../helpers/client";
-import { createUser, STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
+import { createUser, openSession, STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
 import { enrollTotp, signedInClient } from "../helpers/mfa";
 import { ALLOWED_APP, atProvider, follow, location, NATIVE_APP, oauthEnvironments, startSignIn, type TestEnvironment } from "../helpers/oauth-flow";
 import type { LoopbackOidcProvider } from "../helpers/oidc-provider";
@@ -279,9 +279,27 @@ describe("sign-up continuation when legal consent is required", () => {
   });
 });
 
+/** The OAuth flows (sign-in, link, reverify) a user has started. */
+function flowsOf(userId: string) {
+  return getDb().select().from(oauthFlows).where(eq(oauthFlows.userId, userId));
+}
+
+/** Starts a link flow as the hosted account page does: a plain form post from the environment's own origin. */
+function startLink(client: ReturnType<typeof clientApi>, options: { provider?: string; query?: string; headers?: Record<string, string> } = {}) {
+  const { provider = "idp", query = "", headers = {} } = options;
+  return client.post(`/auth/oauth2/${provider}/link${query}`, undefined, { origin: open.origin, ...headers });
+}
+
+/** A new user with a password, signed in just now (so with a recent sign-in). */
+async function signedInUser(tag: string) {
+  const email = uniqueEmail(tag);
+  const user = await createUser(open.api, { email, password: STRONG_PASSWORD });
+  return { user, ...(await signedInClient(open.publishableKey, email)) };
+}
+
 describe("linking a provider account to the signed-in user", () => {
   async function linkFlow(client: ReturnType<typeof clientApi>, login: string, query = "?redirect_url=%2Faccount") {
-    const providerUrl = location(await client.get(`/auth/oauth2/idp/link${query}`));
+    const providerUrl = location(await startLink(client, { query }));
     const callback = await atProvider(idp, providerUrl, login);
     const complete = location(await follow(client, callback));
     expect(new URL(complete).pathname).toBe("/_svc/auth/oauth2/link/complete");
@@ -319,28 +337,57 @@ describe("linking a provider account to the signed-in user", () => {
     await createUser(open.api, { email, password: STRONG_PASSWORD });
     const { client, session } = await signedInClient(open.publishableKey, email);
     await ageSignIn(session.session.id);
-    expectProblem(await client.get("/auth/oauth2/idp/link"), 403, "reverification_required");
-    expectProblem(await clientApi(open.publishableKey).get("/auth/oauth2/idp/link"), 401, "unauthorized");
+    expectProblem(await startLink(client), 403, "reverification_required");
+    expectProblem(await startLink(clientApi(open.publishableKey)), 401, "unauthorized");
     expectProblem(await clientApi(open.publishableKey).get("/auth/oauth2/link/complete?state=x"), 401, "unauthorized");
   });
 
-  it("link and reverify refuse a start from another site (Sec-Fetch-Site: cross-site, 403 forbidden, no flow); same-origin, same-site, none and no header pass", async () => {
-    const email = uniqueEmail("xsite");
-    const user = await createUser(open.api, { email, password: STRONG_PASSWORD });
-    const { client } = await signedInClient(open.publishableKey, email);
-    const flowsOf = async () => getDb().select().from(oauthFlows).where(eq(oauthFlows.userId, user.id));
-    for (const path of ["/auth/oauth2/idp/link", "/auth/oauth2/idp/reverify"]) {
-      expectProblem(await client.get(path, { "sec-fetch-site": "cross-site" }), 403, "forbidden");
-      expectProblem(await client.get(path, { "sec-fetch-site": "Cross-Site" }), 403, "forbidden");
+  it("link and reverify refuse a start from another site (Sec-Fetch-Site: cross-site, 403 forbidden, no flow); reverify's GET passes same-origin, same-site, none and no header", async () => {
+    const { user, client } = await signedInUser("xsite");
+    for (const site of ["cross-site", "Cross-Site"]) {
+      expectProblem(await client.get("/auth/oauth2/idp/link", { "sec-fetch-site": site }), 403, "forbidden");
+      expectProblem(await startLink(client, { headers: { "sec-fetch-site": site } }), 403, "forbidden");
+      expectProblem(await client.get("/auth/oauth2/idp/reverify", { "sec-fetch-site": site }), 403, "forbidden");
     }
-    expect(await flowsOf()).toHaveLength(0);
-    for (const path of ["/auth/oauth2/idp/link", "/auth/oauth2/idp/reverify"]) {
-      for (const site of ["same-origin", "same-site", "none"]) {
-        expect(location(await client.get(path, { "sec-fetch-site": site })).startsWith(idp.issuer)).toBe(true);
-      }
-      expect(location(await client.get(path)).startsWith(idp.issuer)).toBe(true);
+    expect(await flowsOf(user.id)).toHaveLength(0);
+    for (const site of ["same-origin", "same-site", "none"]) {
+      expect(location(await client.get("/auth/oauth2/idp/reverify", { "sec-fetch-site": site })).startsWith(idp.issuer)).toBe(true);
     }
-    expect(await flowsOf()).toHaveLength(8);
+    expect(location(await client.get("/auth/oauth2/idp/reverify")).startsWith(idp.issuer)).toBe(true);
+    expect(await flowsOf(user.id)).toHaveLength(4);
+  });
+
+  it("regression (issue 16, item 9): a cookie GET of link started a flow from a same-site page or a browser without Sec-Fetch-Site; now only same-origin or a bearer session may GET, no flow otherwise", async () => {
+    const { user, client } = await signedInUser("get-link");
+    const refused: Record<string, string>[] = [{ "sec-fetch-site": "same-site" }, { "sec-fetch-site": "none" }, {}];
+    for (const headers of refused) {
+      expectProblem(await client.get("/auth/oauth2/idp/link", headers), 403, "forbidden");
+    }
+    expect(await flowsOf(user.id)).toHaveLength(0);
+    // A page of this very origin may still navigate there.
+    expect(location(await client.get("/auth/oauth2/idp/link", { "sec-fetch-site": "same-origin" })).startsWith(idp.issuer)).toBe(true);
+    // A native client's bearer session is no ambient credential: no other page can make a browser send it.
+    const { token } = await openSession(open.environmentId, user.id);
+    const native = clientApi(open.publishableKey, { headers: { authorization: `Bearer ${token}` } });
+    expect(location(await native.get("/auth/oauth2/idp/link")).startsWith(idp.issuer)).toBe(true);
+    expect(await flowsOf(user.id)).toHaveLength(2);
+  });
+
+  it("regression (issue 16, item 9): POST starts the flow from an allowed Origin; a sibling subdomain's post is 403 origin_not_allowed, no flow", async () => {
+    const { user, client } = await signedInUser("post-link");
+    const sibling = `https://evil.${new URL(open.origin).hostname}`;
+    expectProblem(await startLink(client, { headers: { origin: sibling, "sec-fetch-site": "same-site" } }), 403, "origin_not_allowed");
+    expect(await flowsOf(user.id)).toHaveLength(0);
+    expect(location(await startLink(client, { query: "?redirect_url=%2Faccount", headers: { "sec-fetch-site": "same-origin" } })).startsWith(idp.issuer)).toBe(true);
+    // A client that is no browser sends no Origin, as for every other state-changing call.
+    expect(location(await client.post("/auth/oauth2/idp/link")).startsWith(idp.issuer)).toBe(true);
+    expect(await flowsOf(user.id)).toHaveLength(2);
+
+    const documented = (await call("GET", "/api/openapi.json")).body.paths["/_svc/auth/oauth2/{provider}/link"];
+    expect(documented.post.operationId).toBe("oauthLinkStart");
+    expect(documented.post.responses["303"].headers.Location).toBeDefined();
+    expect(documented.post.responses["403"].description).toContain("origin_not_allowed");
+    expect(documented.get.description).toContain("same-origin");
   });
 
   it("link/complete refuses a flow started by another session of the same browser cookie, and a flow that is not a link", async () => {
@@ -367,7 +414,7 @@ describe("linking a provider account to the signed-in user", () => {
     const publicOrigin = new URL(publicUrl()).origin;
     const browser = { "x-api-key": "", "x-forwarded-host": new URL(publicUrl()).host };
     const pk = `pk=${open.publishableKey}`;
-    const providerUrl = new URL(location(await client.get(`/auth/oauth2/idp/link?${pk}`, browser)));
+    const providerUrl = new URL(location(await client.post(`/auth/oauth2/idp/link?${pk}`, undefined, { ...browser, origin: publicOrigin })));
     expect(providerUrl.searchParams.get("redirect_uri")).toBe(`${publicOrigin}/_svc/auth/oauth2/idp/callback`);
     const account = idp.addAccount({ email: null });
     const callback = await atProvider(idp, providerUrl.toString(), account.sub);
@@ -409,11 +456,11 @@ describe("confirming it is you with a connected provider account (users without 
 
   it("the connected account signs in at the provider again: the session is reverified (amr gains oauth) and sensitive operations open", async () => {
     const { account, client, sessionId } = await providerOnlyUser();
-    expectProblem(await client.get("/auth/oauth2/other/link"), 403, "reverification_required");
+    expectProblem(await startLink(client, { provider: "other" }), 403, "reverification_required");
     expect(await reverifyAs(client, account.sub)).toBe(`${open.origin}/account`);
     const [session] = await getDb().select().from(sessions).where(eq(sessions.id, sessionId));
     expect(Date.now() - (session?.lastVerifiedAt.getTime() ?? 0)).toBeLessThan(60_000);
-    expect(location(await client.get("/auth/oauth2/other/link")).startsWith(idp.issuer)).toBe(true);
+    expect(location(await startLink(client, { provider: "other" })).startsWith(idp.issuer)).toBe(true);
   });
 
   it("the provider is asked for a fresh sign-in (prompt=login, max_age=0); an id_token whose auth_time predates the flow opens nothing (review finding)", async () => {
@@ -441,7 +488,7 @@ describe("confirming it is you with a connected provider account (users without 
     expect(new URL(await reverifyAs(client, stranger.sub)).searchParams.get("error")).toBe("forbidden");
     const [session] = await getDb().select().from(sessions).where(eq(sessions.id, sessionId));
     expect(Date.now() - (session?.lastVerifiedAt.getTime() ?? 0)).toBeGreaterThan(30 * 60_000);
-    expectProblem(await client.get("/auth/oauth2/other/link"), 403, "reverification_required");
+    expectProblem(await startLink(client, { provider: "other" }), 403, "reverification_required");
   });
 
   it("a flow started by another session of the same user is refused; a user with two-step verification must use the code (403 forbidden)", async () => {

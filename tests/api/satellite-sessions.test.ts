@@ -314,6 +314,22 @@ describe("GET /_svc/auth/sync and the satellite's GET /_svc/auth/session/establi
     expect(await alive(strangerSatellite)).toBe(false);
   });
 
+  it("regression (issue 16, item 4): a PENDING session started a sync (the pending check never ran); now 403 session_pending naming the gate, no ticket row", async () => {
+    const t = await setup();
+    // Terms to accept since the user signed in: the primary session is PENDING on LEGAL_ACCEPTANCE.
+    expect((await t.api.patch("/environment", { legal: { requireConsent: true, termsUrl: "https://example.com/terms" } })).status).toBe(200);
+    const started = await t.satellite.get(`/_svc/auth/sync/start?redirect_url=${encodeURIComponent(`${t.satelliteHost.origin}/after`)}`);
+    expect(started.status, started.text).toBe(303);
+    const refused = await t.primary.get(pathOf(started.headers.get("location")));
+    expectProblem(refused, 403, "session_pending");
+    expect(refused.body.properties.currentGate).toEqual({ key: "LEGAL_ACCEPTANCE" });
+    expect(refused.headers.get("location")).toBeNull();
+    expect(await issuedTickets(t.user.id)).toBe(0);
+    // Once the gate is cleared on the primary, the same browser hands its session over.
+    expect((await t.primary.post("/_svc/auth/legal/accept")).status).toBe(200);
+    await sync(t);
+  });
+
   it("redirect_url outside the environment is 400 invalid_request: nothing issued, nothing followed", async () => {
     const t = await setup();
     await expectSyncRefuses(t, ["https://evil.example/x", "//evil.example/x", "/relative/path", "javascript:alert(1)", `${t.satelliteHost.origin}@evil.example/`, "http://evil.example\\@x", ""]);

@@ -97,7 +97,7 @@ test("connect the provider from the account page, see it listed, disconnect it",
   await expect(section).toContainText("No accounts are connected.");
   await checkPage(page, "account-connected-accounts-none");
 
-  await throughProvider(page, section.getByRole("link", { name: `Connect ${PROVIDER_NAME}` }), account.login);
+  await throughProvider(page, section.getByRole("button", { name: `Connect ${PROVIDER_NAME}` }), account.login);
   await page.waitForURL((url) => url.origin === BASE_URL && url.pathname === "/account");
   await expect(section.getByRole("status").filter({ hasText: `${PROVIDER_NAME} is connected.` })).toBeVisible();
   const identity = section.getByTestId("identity");
@@ -135,7 +135,7 @@ test("connecting after the recent-sign-in window confirms the password first, th
   await expect(page.getByText("Thank you. You can make the change now.")).toBeVisible();
 
   await expect(section.getByText("To connect an account, confirm it's you first.")).toHaveCount(0);
-  await throughProvider(page, section.getByRole("link", { name: `Connect ${PROVIDER_NAME}` }), account.login);
+  await throughProvider(page, section.getByRole("button", { name: `Connect ${PROVIDER_NAME}` }), account.login);
   await expect(section.getByRole("status").filter({ hasText: `${PROVIDER_NAME} is connected.` })).toBeVisible();
   await expect(section.getByTestId("identity")).toContainText(account.email);
 });
@@ -168,7 +168,7 @@ test("an MFA user who connected the provider still owes the second factor after 
   await turnOnTwoStep(page);
   await page.getByRole("button", { name: "I have saved my codes" }).click();
 
-  await throughProvider(page, connectedAccounts(page).getByRole("link", { name: `Connect ${PROVIDER_NAME}` }), account.login);
+  await throughProvider(page, connectedAccounts(page).getByRole("button", { name: `Connect ${PROVIDER_NAME}` }), account.login);
   await page.waitForURL((url) => url.origin === BASE_URL && url.pathname === "/account");
   await expect(connectedAccounts(page).getByTestId("identity")).toHaveCount(1);
 

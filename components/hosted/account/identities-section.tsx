@@ -5,6 +5,7 @@ import type { ConnectLinks } from "@/lib/identities/connect-links";
 import type { IdentityView } from "@/lib/identities/schemas";
 import { ActionForm } from "@/components/ui/action-form";
 import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
 import { ButtonLink } from "@/components/ui/button-link";
 import { Card } from "@/components/ui/card";
 import { FormStatus } from "@/components/ui/form-status";
@@ -46,8 +47,8 @@ function outcomeAlert(t: Messages, outcome: LinkOutcome | null) {
 
 /**
  * The provider accounts that sign in as the user: disconnect in one form around the
- * list (each button posts its own intent), and "connect" links to the OAuth link
- * flow, which comes back here. Works without JavaScript.
+ * list (each button posts its own intent), and "connect" forms posting to the OAuth
+ * link flow, which comes back here. Works without JavaScript.
  */
 export function IdentitiesSection({ t, flow, dates, identities, connect, outcome }: IdentitiesSectionProps) {
   const copy = t.account.identities;
@@ -87,9 +88,18 @@ export function IdentitiesSection({ t, flow, dates, identities, connect, outcome
           <ul className={styles.list}>
             {connect.links.map((link) => (
               <li key={link.providerId} className={styles.item}>
-                <ButtonLink href={link.href} variant="secondary">
-                  {format(copy.connect, { provider: link.name })}
-                </ButtonLink>
+                {connect.reverifyFirst ? (
+                  <ButtonLink href={link.href} variant="secondary">
+                    {format(copy.connect, { provider: link.name })}
+                  </ButtonLink>
+                ) : (
+                  // A plain form post to the Client API, whose Origin check a GET would skip; the answer sends the browser to the provider.
+                  <form method="post" action={link.href}>
+                    <Button type="submit" variant="secondary">
+                      {format(copy.connect, { provider: link.name })}
+                    </Button>
+                  </form>
+                )}
               </li>
             ))}
           </ul>

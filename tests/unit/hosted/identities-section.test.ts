@@ -23,7 +23,7 @@ async function signedIn(): Promise<{ environment: EnvironmentContext; current: A
   const { session, token } = await openSession(env.environmentId, user.id);
   const environment = await findEnvironment(getDb(), env.environmentId);
   if (!environment) throw new Error("no environment");
-  return { environment, current: { session, token, user: await getUserOrThrow(getDb(), env.environmentId, user.id) } };
+  return { environment, current: { session, token, presentedAs: "cookie", user: await getUserOrThrow(getDb(), env.environmentId, user.id) } };
 }
 
 function identity(overrides: Partial<IdentityView> = {}): IdentityView {
@@ -107,17 +107,18 @@ describe("the Connected accounts section", () => {
     expect(html).toContain('name="pk" value="pk_test_abc"');
   });
 
-  it("says when nothing is connected, and offers the connect links as plain links", () => {
+  it("regression (issue 16, item 9): says when nothing is connected, and connects with a plain form post (works without JavaScript), not a link a GET would follow", () => {
     const html = decode(render({ connect: { links: [{ providerId: "github", name: "GitHub", href: "/_svc/auth/oauth2/github/link?redirect_url=%2Faccount" }], reverifyFirst: false } }));
     expect(html).toContain("No accounts are connected.");
-    expect(html).toContain('href="/_svc/auth/oauth2/github/link?redirect_url=%2Faccount"');
-    expect(html).toContain("Connect GitHub");
+    expect(html).toMatch(/<form action="\/_svc\/auth\/oauth2\/github\/link\?redirect_url=%2Faccount" method="post"><button type="submit"[^>]*>Connect GitHub<\/button><\/form>/);
+    expect(html).not.toContain('href="/_svc/auth/oauth2/github/link');
     expect(html).not.toContain("confirm it");
   });
 
-  it("asks to confirm it's you first when the links lead there", () => {
+  it("asks to confirm it's you first when the links lead there, as plain links", () => {
     const html = render({ connect: { links: [{ providerId: "github", name: "GitHub", href: "/account?reverify=1#reverify" }], reverifyFirst: true } });
     expect(html).toContain("To connect an account, confirm it&#x27;s you first.");
+    expect(html).toMatch(/<a href="\/account\?reverify=1#reverify"[^>]*>Connect GitHub<\/a>/);
   });
 
   it("tells how a link flow ended: connected, already another user's, cancelled, failed", () => {
