@@ -61,4 +61,30 @@ describe("fromLoopback", () => {
     expect(fromLoopback(withChain("203.0.113.5, 127.0.0.1"))).toBe(false);
     expect(fromLoopback(withChain("127.0.0.1, 127.0.0.1"))).toBe(true);
   });
+
+  const local = (headers: Record<string, string>) => new Request("http://localhost/", { headers: { "x-forwarded-for": "127.0.0.1", ...headers } });
+
+  it("regression: with no trusted proxy, every forwarded address and the Host must be loopback as well as the socket", () => {
+    process.env.TRUSTED_PROXY_HOPS = "0";
+    expect(fromLoopback(local({}))).toBe(true);
+    expect(fromLoopback(local({ "x-forwarded-for": "203.0.113.5, 127.0.0.1" }))).toBe(false);
+    expect(fromLoopback(local({ host: "auth.example.com" }))).toBe(false);
+    expect(fromLoopback(local({ "x-real-ip": "203.0.113.5" }))).toBe(false);
+    expect(fromLoopback(local({ forwarded: "for=203.0.113.5" }))).toBe(false);
+    expect(fromLoopback(local({ forwarded: "for=unknown" }))).toBe(false);
+    expect(fromLoopback(local({ forwarded: "for=127.0.0.1, for=203.0.113.5" }))).toBe(false);
+    expect(fromLoopback(local({ forwarded: "for=127.0.0.1;host=auth.example.com" }))).toBe(false);
+    expect(fromLoopback(local({ "x-forwarded-host": "auth.example.com" }))).toBe(false);
+    expect(fromLoopback(new Request("http://localhost/"))).toBe(false);
+  });
+
+  it("takes localhost, *.localhost, 127.0.0.0/8 and [::1] as loopback names, with or without a port", () => {
+    for (const host of ["localhost", "LOCALHOST:3000", "acme.localhost", "acme.localhost:3311", "127.0.0.1", "127.1.2.3:80", "[::1]", "[::1]:3000"]) {
+      expect(fromLoopback(local({ host })), host).toBe(true);
+    }
+    for (const host of ["localhost.example.com", "example.localhost.com", "128.0.0.1", "[2001:db8::1]:3000", "::1", "localhost:abc", ""]) {
+      expect(fromLoopback(local({ host })), host).toBe(false);
+    }
+    expect(fromLoopback(local({ "x-real-ip": "::1", forwarded: 'for="[::1]:4711";proto=http, for=127.0.0.1:8080' }))).toBe(true);
+  });
 });
