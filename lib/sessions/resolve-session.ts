@@ -7,7 +7,7 @@ import { sha256 } from "../crypto/tokens";
 import type { EnvironmentContext } from "../environments/context";
 import { soleCookieValue } from "../http/cookie-header";
 import type { UserRow } from "../users/serialize";
-import { SESSION_COOKIE } from "./cookies";
+import { SESSION_COOKIE, sessionCookieBound } from "./cookies";
 import type { SessionRow } from "./serialize";
 
 /** lastActiveAt is written at most once a minute, so a busy session costs no write per request. */
@@ -60,13 +60,14 @@ function liveSessionQuery(db: Database) {
 /**
  * The session token of a request: `Authorization: Bearer` from native clients, else
  * the cookie. Two session cookies mean one was planted (lib/http/cookie-header.ts), so
- * neither counts.
+ * neither counts; on https a single one counts only beside its `__Host-` companion
+ * (sessionCookieBound), which a sibling subdomain cannot plant.
  */
 export function presentedSessionToken(request: Request): string | null {
   const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
   if (bearer) return isSessionToken(bearer) ? bearer : null;
   const cookie = soleCookieValue(request.headers.get("cookie"), SESSION_COOKIE);
-  return cookie && isSessionToken(cookie) ? cookie : null;
+  return cookie && isSessionToken(cookie) && sessionCookieBound(request, cookie) ? cookie : null;
 }
 
 /** The shape of an opaque session token (43 base64url characters). */
