@@ -1,5 +1,5 @@
 import { parseSetCookie } from "cookie";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { call } from "../helpers/api";
 import { clientApi, type ClientApi } from "../helpers/client";
 import { newEnvironment, STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
@@ -20,15 +20,13 @@ async function signedIn(options: { headers?: Record<string, string> } = {}) {
 const probe = (publishableKey: string, cookie: string) =>
   call("GET", "/_svc/client", { headers: { "x-api-key": publishableKey, cookie } });
 
-describe("session cookie attributes", () => {
-  const savedPublicUrl = process.env.PUBLIC_URL;
-  afterEach(() => {
-    if (savedPublicUrl === undefined) delete process.env.PUBLIC_URL;
-    else process.env.PUBLIC_URL = savedPublicUrl;
-  });
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
 
+describe("session cookie attributes", () => {
   it("regression: is Secure whenever PUBLIC_URL is https, even when no proxy says the request was https", async () => {
-    process.env.PUBLIC_URL = "https://gatehouse.example.test";
+    vi.stubEnv("PUBLIC_URL", "https://gatehouse.example.test");
     const { login } = await signedIn();
     const cookies = login.headers.getSetCookie();
     expect(cookies.map((cookie) => parseSetCookie(cookie).name)).toEqual(["__gh_session", "__Host-gh_session_bind", "__gh_session_hint"]);
@@ -107,13 +105,8 @@ describe("logout through an environment that does not own the cookie", () => {
 });
 
 describe("on https the session cookie is bound to a __Host- companion", () => {
-  const savedPublicUrl = process.env.PUBLIC_URL;
   beforeEach(() => {
-    process.env.PUBLIC_URL = "https://gatehouse.example.test";
-  });
-  afterEach(() => {
-    if (savedPublicUrl === undefined) delete process.env.PUBLIC_URL;
-    else process.env.PUBLIC_URL = savedPublicUrl;
+    vi.stubEnv("PUBLIC_URL", "https://gatehouse.example.test");
   });
 
   const companionOf = (client: ClientApi) => client.jar.get("__Host-gh_session_bind") ?? "";
@@ -193,6 +186,7 @@ describe("on https the session cookie is bound to a __Host- companion", () => {
 
 describe("on plain http (development) there is no companion", () => {
   it("sign-in sets no __Host- cookie and the session cookie alone is the session", async () => {
+    vi.stubEnv("PUBLIC_URL", "http://localhost:3000");
     const { env, login, token } = await signedIn();
     expect(login.headers.getSetCookie().map((header) => parseSetCookie(header).name)).toEqual(["__gh_session", "__gh_session_hint"]);
     expect((await probe(env.publishableKey, `__gh_session=${token}`)).body.authenticated).toBe(true);
