@@ -25,11 +25,6 @@ function parseAddress(entry: string | undefined): string | null {
   return isIP(address) ? address : null;
 }
 
-/** The TCP peer of this request (the right-most hop), or null when unknown. */
-export function socketAddress(request: Request): string | null {
-  return parseAddress(forwardedChain(request).at(-1));
-}
-
 /**
  * The caller's IP. Starts at the socket and walks back one entry per trusted proxy
  * (`TRUSTED_PROXY_HOPS`), each of which appended the address it saw. It never walks
@@ -78,8 +73,10 @@ function forwardedParameter(request: Request, parameter: string): string[] {
  * Forwarded `for=`, and the Host it was sent to (X-Forwarded-Host and Forwarded `host=`
  * too). A reverse proxy on this host makes the socket loopback for every request from
  * the internet, and with TRUSTED_PROXY_HOPS=0 the client it names is not the client
- * IP; what it appends, and the public name it was reached by, still give it away. No
- * header can make a remote request look local, only a local one look remote.
+ * IP; what it appends, and the public name it was reached by, still give it away.
+ * A client's own headers can only make it look remote. A proxy that appends none of
+ * these and passes on a loopback Host still looks local, which is why production
+ * serves the mailbox only with TRUSTED_PROXY_HOPS stated (lib/config/production-checks.ts).
  */
 export function fromLoopback(request: Request): boolean {
   const chain = forwardedChain(request);
