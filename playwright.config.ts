@@ -56,6 +56,8 @@ export default defineConfig({
       GATEHOUSE_SECRET: run.secret,
       EMAIL_TRANSPORT: "outbox",
       DEV_MAILBOX: "1",
+      // Production serves the mailbox only with a stated proxy setup: none here, the tests connect directly.
+      TRUSTED_PROXY_HOPS: "0",
       NEXT_TELEMETRY_DISABLED: "1",
     },
   },

@@ -7,7 +7,7 @@ export interface ClientFixture {
   environment: CreatedEnvironment;
   email: string;
   password: string;
-  /** `__gh_session=...` as a Cookie header. */
+  /** The session cookies the sign-in set (`__gh_session`, its `__Host-` companion on https, the hint) as a Cookie header. */
   cookie: string;
 }
 
@@ -45,7 +45,7 @@ export async function prepareClientFixture(baseUrl: string, environment: Created
   const email = `bench-${randomBytes(4).toString("hex")}@example.com`;
   await send(baseUrl, "POST", "/api/server/v1/users", server, { email, password: BENCH_PASSWORD });
   const login = await send(baseUrl, "POST", "/_svc/auth/login", { "x-api-key": environment.publishableKey }, { email, password: BENCH_PASSWORD });
-  const session = login.headers.getSetCookie().find((cookie) => cookie.startsWith("__gh_session="));
-  if (!session) throw new Error("login set no __gh_session cookie");
-  return { environment, email, password: BENCH_PASSWORD, cookie: session.split(";")[0] ?? "" };
+  const cookies = login.headers.getSetCookie().map((cookie) => cookie.split(";")[0] ?? "");
+  if (!cookies.some((cookie) => cookie.startsWith("__gh_session="))) throw new Error("login set no __gh_session cookie");
+  return { environment, email, password: BENCH_PASSWORD, cookie: cookies.join("; ") };
 }

@@ -23,6 +23,8 @@ export function benchServerEnv(secret: string): NodeJS.ProcessEnv {
     GATEHOUSE_SECRET: secret,
     PUBLIC_URL: "https://gatehouse-bench.invalid",
     DEV_MAILBOX: "1",
+    // Production keeps the outbox only with a stated proxy setup: none, the benches connect directly.
+    TRUSTED_PROXY_HOPS: "0",
     DATABASE_URL: benchDatabaseUrl(),
   };
 }

@@ -38,5 +38,10 @@ export function productionStartProblem(env: Record<string, string | undefined> =
   if (hops && !/^\d{1,2}$/.test(hops)) {
     return `TRUSTED_PROXY_HOPS must be a whole number of proxies (0-99), not "${hops.slice(0, 20)}".`;
   }
+  // The mailbox answers loopback only, and a reverse proxy on this host is loopback:
+  // serving it in production must come with a stated proxy setup, even an explicit 0.
+  if (env.DEV_MAILBOX === "1" && !hops) {
+    return "DEV_MAILBOX=1 serves every code and link at /dev/mailbox; set TRUSTED_PROXY_HOPS too (0 when no reverse proxy stands in front of Gatehouse).";
+  }
   return null;
 }

@@ -49,7 +49,8 @@ export function mailboxEnabled(): boolean {
 
 /**
  * Whether /dev/mailbox answers this request: when enabled, and only from this machine
- * (the socket address our server recorded, not a header the client controls). Anyone
+ * (lib/http/client-ip.ts: the socket, every forwarded address and the Host are
+ * loopback, so a reverse proxy on this host does not open it to the internet). Anyone
  * who can read the mailbox can take over any account that receives a code there.
  */
 export function mailboxOpenTo(request: Request): boolean {

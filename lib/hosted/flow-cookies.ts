@@ -1,7 +1,8 @@
 import { serialize } from "cookie";
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { z } from "zod";
 import { CODE_LIFETIME_MINUTES } from "../auth/one-time-codes";
+import { cookiePresentedTwice } from "../http/cookie-header";
 import { MFA_TOKEN_LIFETIME_MINUTES } from "../mfa/mfa-tokens";
 import { secureCookies } from "../sessions/cookies";
 
@@ -53,6 +54,10 @@ function options(request: Request, minutes = CODE_LIFETIME_MINUTES) {
 }
 
 async function read<T>(name: string, schema: z.ZodType<T>): Promise<T | null> {
+  // A flow cookie planted beside the real one (lib/http/cookie-header.ts) would hand
+  // this browser someone else's pending sign-in, reset or sign-up: neither counts.
+  // The value itself comes from cookies(), which also shows what this action just set.
+  if (cookiePresentedTwice((await headers()).get("cookie"), name)) return null;
   const raw = (await cookies()).get(name)?.value;
   if (!raw) return null;
   try {

@@ -8,7 +8,12 @@ import { trustedProxyHops } from "../config/runtime";
  * Request themselves put the peer they stand for there.
  */
 function forwardedChain(request: Request): string[] {
-  return (request.headers.get("x-forwarded-for") ?? "")
+  return listHeader(request, "x-forwarded-for");
+}
+
+/** The entries of a comma-separated header, trimmed, empty ones dropped. */
+function listHeader(request: Request, name: string): string[] {
+  return (request.headers.get(name) ?? "")
     .split(",")
     .map((entry) => entry.trim())
     .filter(Boolean);
@@ -18,11 +23,6 @@ function parseAddress(entry: string | undefined): string | null {
   if (!entry) return null;
   const address = entry.replace(/^\[|\]$/g, "").replace(/^::ffff:/, "");
   return isIP(address) ? address : null;
-}
-
-/** The TCP peer of this request (the right-most hop), or null when unknown. */
-export function socketAddress(request: Request): string | null {
-  return parseAddress(forwardedChain(request).at(-1));
 }
 
 /**
@@ -43,13 +43,47 @@ function isLoopback(address: string | null): boolean {
   return address === "::1" || (isIP(address) === 4 && address.startsWith("127."));
 }
 
+/** The name of a `host[:port]` or `[ipv6][:port]` (Host, X-Forwarded-Host, a Forwarded node), or null when malformed. */
+function nameOf(hostAndPort: string): string | null {
+  const value = hostAndPort.trim().replace(/^"|"$/g, "").toLowerCase();
+  return (/^\[([^\]]+)\](?::\d+)?$/.exec(value) ?? /^([^:[\]]+)(?::\d+)?$/.exec(value))?.[1] ?? null;
+}
+
+/** `localhost`, a `*.localhost` name (RFC 6761 §6.3: always this machine), 127.0.0.0/8 or ::1. */
+function isLoopbackName(hostAndPort: string): boolean {
+  const name = nameOf(hostAndPort);
+  if (!name) return false;
+  return name === "localhost" || name.endsWith(".localhost") || isLoopback(parseAddress(name));
+}
+
+/** The values of one parameter (`for`, `host`) across every element of `Forwarded` (RFC 7239 §4). */
+function forwardedParameter(request: Request, parameter: string): string[] {
+  return listHeader(request, "forwarded").flatMap((element) =>
+    element
+      .split(";")
+      .map((pair) => pair.split("="))
+      .filter(([key]) => key?.trim().toLowerCase() === parameter)
+      .map(([, value = ""]) => value),
+  );
+}
+
 /**
- * A request made on this machine: the socket is loopback, and so is the client the
- * trusted proxies name (a reverse proxy on this host would otherwise make every
- * request from the internet look local).
+ * A request made on this machine (the development mailbox). Every address and name
+ * it carries must be loopback: the socket, each X-Forwarded-For entry, X-Real-IP and
+ * Forwarded `for=`, and the Host it was sent to (X-Forwarded-Host and Forwarded `host=`
+ * too). A reverse proxy on this host makes the socket loopback for every request from
+ * the internet, and with TRUSTED_PROXY_HOPS=0 the client it names is not the client
+ * IP; what it appends, and the public name it was reached by, still give it away.
+ * A client's own headers can only make it look remote. A proxy that appends none of
+ * these and passes on a loopback Host still looks local, which is why production
+ * serves the mailbox only with TRUSTED_PROXY_HOPS stated (lib/config/production-checks.ts).
  */
 export function fromLoopback(request: Request): boolean {
-  return isLoopback(socketAddress(request)) && isLoopback(clientIp(request));
+  const chain = forwardedChain(request);
+  const addresses = [...chain, ...listHeader(request, "x-real-ip"), ...forwardedParameter(request, "for").map((node) => nameOf(node) ?? "")];
+  // A Request built in-process (tests, hosted pages) may carry its host in the URL only.
+  const hosts = [request.headers.get("host") ?? new URL(request.url).host, ...listHeader(request, "x-forwarded-host"), ...forwardedParameter(request, "host")];
+  return chain.length > 0 && addresses.every((entry) => isLoopback(parseAddress(entry))) && hosts.every(isLoopbackName);
 }
 
 /** Rate-limit key for an address: IPv4 as is, IPv6 by its /64 (one subscriber's whole prefix). */

@@ -1,9 +1,9 @@
-import { parse as parseCookies } from "cookie";
 import { sha256 } from "../crypto/tokens";
 import { requestHost } from "../environments/resolve-client-environment";
-import { secureCookies } from "../sessions/cookies";
-import { isSessionToken, sessionCookieValues } from "../sessions/resolve-session";
+import { SESSION_COOKIE, secureCookies } from "../sessions/cookies";
+import { isSessionToken } from "../sessions/resolve-session";
 import { clientIp } from "./client-ip";
+import { cookieValues, unambiguousCookies } from "./cookie-header";
 import { wantsHtml } from "./see-other";
 
 /**
@@ -66,19 +66,10 @@ export function requestContextOf(request: Request, requestId: string): RequestCo
       return secureCookies(request);
     },
     get sessionCookieHashes() {
-      return sessionCookieValues(request).filter(isSessionToken).map(sha256);
+      return cookieValues(request.headers.get("cookie"), SESSION_COOKIE).filter(isSessionToken).map(sha256);
     },
     get cookies() {
-      return unambiguousCookies(request.headers.get("cookie") ?? "");
+      return unambiguousCookies(request.headers.get("cookie"));
     },
   };
-}
-
-function unambiguousCookies(header: string): Record<string, string | undefined> {
-  const seen = new Map<string, number>();
-  for (const pair of header.split(";")) {
-    const name = pair.split("=", 1)[0]?.trim();
-    if (name) seen.set(name, (seen.get(name) ?? 0) + 1);
-  }
-  return Object.fromEntries(Object.entries(parseCookies(header)).filter(([name]) => seen.get(name) === 1));
 }

@@ -5,8 +5,9 @@ import { preparedStatement } from "@/db/prepared";
 import { sessions, users } from "@/db/schema";
 import { sha256 } from "../crypto/tokens";
 import type { EnvironmentContext } from "../environments/context";
+import { soleCookieValue } from "../http/cookie-header";
 import type { UserRow } from "../users/serialize";
-import { SESSION_COOKIE } from "./cookies";
+import { SESSION_COOKIE, sessionCookieBound } from "./cookies";
 import type { SessionRow } from "./serialize";
 
 /** lastActiveAt is written at most once a minute, so a busy session costs no write per request. */
@@ -63,31 +64,16 @@ function liveSessionQuery(db: Database) {
 }
 
 /**
- * Every `__gh_session` value in the Cookie header, in order. Read from the raw header:
- * a cookie parser keeps one value per name and would hide that there were two.
- */
-export function sessionCookieValues(request: Request): string[] {
-  const header = request.headers.get("cookie");
-  if (!header?.includes(SESSION_COOKIE)) return [];
-  const values: string[] = [];
-  for (const pair of header.split(";")) {
-    const separator = pair.indexOf("=");
-    if (separator !== -1 && pair.slice(0, separator).trim() === SESSION_COOKIE) values.push(pair.slice(separator + 1).trim());
-  }
-  return values;
-}
-
-/**
  * The session token of a request: `Authorization: Bearer` from native clients, else
- * the cookie. Two session cookies mean one was planted (a sibling subdomain's
- * Domain cookie, or one with a narrower Path, to sign the victim into the attacker's
- * account); which one the browser lists first is not ours to trust, so neither counts.
+ * the cookie. Two session cookies mean one was planted (lib/http/cookie-header.ts), so
+ * neither counts; on https a single one counts only beside its `__Host-` companion
+ * (sessionCookieBound), which a sibling subdomain cannot plant.
  */
 export function presentedSessionToken(request: Request): string | null {
   const bearer = bearerToken(request);
-  const cookies = bearer ? [] : sessionCookieValues(request);
-  const token = bearer ?? (cookies.length === 1 ? cookies[0] : undefined);
-  return token && isSessionToken(token) ? token : null;
+  if (bearer) return isSessionToken(bearer) ? bearer : null;
+  const cookie = soleCookieValue(request.headers.get("cookie"), SESSION_COOKIE);
+  return cookie && isSessionToken(cookie) && sessionCookieBound(request, cookie) ? cookie : null;
 }
 
 /** `Authorization: Bearer <token>`: a native client's session; when sent, the cookie does not count. */

@@ -115,6 +115,34 @@ describe("outbox transport and /dev/mailbox/messages", () => {
     expect((await from("203.0.113.9, 127.0.0.1")).status).toBe(404);
     expect((await from("127.0.0.1, 127.0.0.1")).status).toBe(200);
   });
+
+  it("regression: with TRUSTED_PROXY_HOPS=0 a reverse proxy on this host does not open the mailbox to the internet (forwarded addresses and Host must be loopback too)", async () => {
+    process.env.TRUSTED_PROXY_HOPS = "0";
+    // The socket is loopback in every case here: the proxy on this machine connected.
+    const mailbox = (headers: Record<string, string>) => call("GET", "/dev/mailbox/messages", { headers: { "x-forwarded-for": "127.0.0.1", ...headers } });
+    const proxied = await mailbox({ "x-forwarded-for": "203.0.113.5, 127.0.0.1", host: "auth.example.com" });
+    expect(proxied.status).toBe(404);
+    expect(proxied.body.code).toBe("resource_not_found");
+    // Each sign of a proxy on its own.
+    const proxySigns: Record<string, string>[] = [
+      { "x-forwarded-for": "203.0.113.5, 127.0.0.1" },
+      { host: "auth.example.com" },
+      { host: "auth.example.com:443" },
+      { "x-forwarded-host": "auth.example.com" },
+      { "x-real-ip": "203.0.113.5" },
+      { forwarded: "for=203.0.113.5;proto=https" },
+      { forwarded: 'for="[2001:db8::1]:4711"' },
+      { forwarded: "for=127.0.0.1;host=auth.example.com" },
+    ];
+    for (const headers of proxySigns) {
+      expect((await mailbox(headers)).status, JSON.stringify(headers)).toBe(404);
+    }
+    // This machine by any loopback name (the e2e runs read it at localhost, 127.0.0.1 and *.localhost).
+    for (const host of ["localhost", "localhost:3000", "acme.localhost:3311", "127.0.0.1:3311", "[::1]:3000"]) {
+      expect((await mailbox({ host })).status, host).toBe(200);
+    }
+    expect((await mailbox({ "x-forwarded-for": "::1, 127.0.0.1", "x-real-ip": "127.0.0.1", forwarded: 'for="[::1]:4711";host=localhost:3000' })).status).toBe(200);
+  });
 });
 
 describe("smtp transport", () => {

@@ -157,6 +157,13 @@ describe.skipIf(!postgres)("hosted pages and the API over real HTTP", () => {
 
     it("serves the dev mailbox on loopback, and public documents vary on Host and X-API-Key", async () => {
       expect((await send(server(kind), "GET", "/dev/mailbox/messages")).status).toBe(200);
+      expect((await send(server(kind), "GET", "/dev/mailbox")).status).toBe(200);
+      // Regression: a reverse proxy on this host (loopback socket, TRUSTED_PROXY_HOPS unset) names the client or the public host.
+      const proxied: Record<string, string>[] = [{ "x-forwarded-for": "203.0.113.5" }, { host: "auth.example.com" }];
+      for (const headers of proxied) {
+        expect((await send(server(kind), "GET", "/dev/mailbox/messages", headers)).status, JSON.stringify(headers)).toBe(404);
+        expect((await send(server(kind), "GET", "/dev/mailbox", headers)).status, JSON.stringify(headers)).toBe(404);
+      }
       const discovery = await send(server(kind), "GET", "/.well-known/openid-configuration", { "x-api-key": strict.publishableKey });
       expect(discovery.status).toBe(200);
       const vary = [discovery.headers.vary].flat().join(",").toLowerCase();

@@ -44,7 +44,22 @@ describe("productionStartProblem", () => {
     expect(productionStartProblem(base)).toMatch(/^EMAIL_TRANSPORT is outbox/);
     expect(productionStartProblem({ ...base, EMAIL_TRANSPORT: "outbox" })).toMatch(/DEV_MAILBOX=1/);
     expect(productionStartProblem({ ...base, EMAIL_TRANSPORT: "outbox", DEV_MAILBOX: "true" })).toMatch(/EMAIL_TRANSPORT/);
-    expect(productionStartProblem({ ...base, DEV_MAILBOX: "1" })).toBeNull();
+    expect(productionStartProblem({ ...base, DEV_MAILBOX: "1", TRUSTED_PROXY_HOPS: "0" })).toBeNull();
+  });
+
+  it("regression: refuses DEV_MAILBOX=1 unless TRUSTED_PROXY_HOPS is set (a proxy on this host would make the internet look local to the mailbox)", () => {
+    inProduction();
+    const base = { GATEHOUSE_SECRET: GOOD_SECRET, PUBLIC_URL: "https://auth.example.com", DEV_MAILBOX: "1" };
+    for (const transport of [{}, { EMAIL_TRANSPORT: "smtp" }]) {
+      for (const unset of [{}, { TRUSTED_PROXY_HOPS: "" }, { TRUSTED_PROXY_HOPS: "  " }]) {
+        const problem = productionStartProblem({ ...base, ...transport, ...unset });
+        expect(problem, JSON.stringify(unset)).toMatch(/^DEV_MAILBOX=1 .*TRUSTED_PROXY_HOPS/);
+        expect(problem).not.toContain("\n");
+      }
+      // An explicit 0 is a statement that no proxy stands in front.
+      expect(productionStartProblem({ ...base, ...transport, TRUSTED_PROXY_HOPS: "0" })).toBeNull();
+      expect(productionStartProblem({ ...base, ...transport, TRUSTED_PROXY_HOPS: "1" })).toBeNull();
+    }
   });
 
   it("refuses a TRUSTED_PROXY_HOPS that is not a whole number", () => {
