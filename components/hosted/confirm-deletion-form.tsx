@@ -1,6 +1,6 @@
 import { confirmDeletionAction } from "@/lib/hosted/actions/deletion";
 import type { Messages } from "@/lib/hosted/i18n/messages";
-import { hostedFlowFields, type HostedFlow } from "@/lib/hosted/hosted-flow";
+import { hostedFlowFields, type HostedFlow } from "@/lib/flows/hosted-flow";
 import { ActionForm } from "@/components/ui/action-form";
 import { Alert } from "@/components/ui/alert";
 import { FormStatus } from "@/components/ui/form-status";

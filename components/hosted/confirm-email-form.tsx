@@ -1,6 +1,6 @@
 import { confirmEmailAddressAction } from "@/lib/hosted/actions/email-addresses";
 import type { Messages } from "@/lib/hosted/i18n/messages";
-import { hostedHref, hostedFlowFields, type HostedFlow } from "@/lib/hosted/hosted-flow";
+import { hostedHref, hostedFlowFields, type HostedFlow } from "@/lib/flows/hosted-flow";
 import { ActionForm } from "@/components/ui/action-form";
 import { Alert } from "@/components/ui/alert";
 import { FormStatus } from "@/components/ui/form-status";

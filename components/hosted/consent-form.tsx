@@ -1,6 +1,6 @@
 import { acceptTermsAction } from "@/lib/hosted/actions/gates";
 import type { Messages } from "@/lib/hosted/i18n/messages";
-import { hostedFlowFields, type HostedFlow } from "@/lib/hosted/hosted-flow";
+import { hostedFlowFields, type HostedFlow } from "@/lib/flows/hosted-flow";
 import { ActionForm } from "@/components/ui/action-form";
 import { Checkbox } from "@/components/ui/checkbox";
 import { FormStatus } from "@/components/ui/form-status";

@@ -1,6 +1,6 @@
 import { continueOAuthSignUpAction } from "@/lib/hosted/actions/oauth-continuation";
 import type { Messages } from "@/lib/hosted/i18n/messages";
-import { hostedFlowFields, type HostedFlow } from "@/lib/hosted/hosted-flow";
+import { hostedFlowFields, type HostedFlow } from "@/lib/flows/hosted-flow";
 import { ActionForm } from "@/components/ui/action-form";
 import { Checkbox } from "@/components/ui/checkbox";
 import { FormStatus } from "@/components/ui/form-status";

@@ -1,5 +1,5 @@
 import { ButtonLink } from "@/components/ui/button-link";
-import type { HostedFlow } from "@/lib/hosted/hosted-flow";
+import type { HostedFlow } from "@/lib/flows/hosted-flow";
 import { format, type Messages } from "@/lib/hosted/i18n/messages";
 import type { PublicOAuthProvider } from "@/lib/oauth/provider-schemas";
 import styles from "./provider-buttons.module.css";

@@ -1,7 +1,7 @@
 import { passkeySignInAction, passkeySignInOptionsAction } from "@/lib/hosted/actions/passkeys";
 import { signInAction } from "@/lib/hosted/actions/sign-in";
 import type { Messages } from "@/lib/hosted/i18n/messages";
-import { hostedHref, hostedFlowFields, type HostedFlow } from "@/lib/hosted/hosted-flow";
+import { hostedHref, hostedFlowFields, type HostedFlow } from "@/lib/flows/hosted-flow";
 import { ActionForm } from "@/components/ui/action-form";
 import { FormStatus } from "@/components/ui/form-status";
 import { SubmitButton } from "@/components/ui/submit-button";

@@ -1,5 +1,5 @@
 import { signOutAction } from "@/lib/hosted/actions/sign-out";
-import { hostedFlowFields, type HostedFlow } from "@/lib/hosted/hosted-flow";
+import { hostedFlowFields, type HostedFlow } from "@/lib/flows/hosted-flow";
 import { ActionForm } from "@/components/ui/action-form";
 import type { ButtonVariant } from "@/components/ui/button";
 import { FormActions } from "@/components/ui/form-actions";

@@ -1,7 +1,7 @@
 import type { EnvironmentSettings } from "@/lib/environments/settings";
 import { signUpAction } from "@/lib/hosted/actions/sign-up";
 import type { Messages } from "@/lib/hosted/i18n/messages";
-import { hostedHref, hostedFlowFields, type HostedFlow } from "@/lib/hosted/hosted-flow";
+import { hostedHref, hostedFlowFields, type HostedFlow } from "@/lib/flows/hosted-flow";
 import { ActionForm } from "@/components/ui/action-form";
 import { Checkbox } from "@/components/ui/checkbox";
 import { FormStatus } from "@/components/ui/form-status";

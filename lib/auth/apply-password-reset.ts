@@ -5,7 +5,7 @@ import { users } from "@/db/schema";
 import { recordEvent } from "../audit/record-event";
 import type { EnvironmentContext } from "../environments/context";
 import { linkBase } from "../environments/environment-links";
-import type { RequestContext } from "../http/request-context";
+import type { RequestContext } from "../operation/request-context";
 import type { JsonObject } from "../json/deep-merge";
 import { revokeAllUserSessions } from "../sessions/revoke-sessions";
 import type { UserRow } from "../users/serialize";

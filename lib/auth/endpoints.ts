@@ -1,6 +1,6 @@
 import { getDb } from "@/db/client";
-import { endpoint } from "../http/pipeline";
-import { respondWithEstablishment } from "../http/response-effects";
+import { endpoint } from "../operation/endpoint";
+import { respondWithEstablishment } from "../sessions/respond-with-session";
 import { acceptLegalDocuments } from "../legal/accept-legal-documents";
 import { bootProbe } from "../sessions/boot-probe";
 import { reverifySession } from "../sessions/reverification";

@@ -1,4 +1,4 @@
-import { defineOperation } from "../http/operation";
+import { defineOperation } from "../operation/operation";
 import { bootProbeSchema } from "../sessions/boot-probe";
 import { reverifiedSchema, reverifyBody } from "../sessions/reverification";
 import { sessionStateSchema } from "../sessions/gates";

@@ -8,7 +8,7 @@ import { enforceRateLimit, rateLimited } from "../rate-limit/enforce";
 import { endFailureStreak, extendFailureStreak, readFailureStreak, type FailureStreak } from "../rate-limit/failure-streak";
 import { userFactorColumns, type UserFactors } from "../mfa/user-factors";
 import type { UserRow } from "../users/serialize";
-import type { RequestContext } from "../http/request-context";
+import type { RequestContext } from "../operation/request-context";
 import { establishSession, type Establishment } from "../sessions/establish-session";
 import { hashPassword, verifyPassword } from "./password-hasher";
 

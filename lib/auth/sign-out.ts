@@ -2,7 +2,7 @@ import { and, inArray, ne } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { sessions } from "@/db/schema";
 import type { EnvironmentContext } from "../environments/context";
-import type { RequestContext } from "../http/request-context";
+import type { RequestContext } from "../operation/request-context";
 import type { ActiveSession } from "../sessions/resolve-session";
 import { revokeSession } from "../sessions/revoke-sessions";
 

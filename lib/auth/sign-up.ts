@@ -9,7 +9,7 @@ import { emailEnvironment, emailLocale } from "../email/environment-branding";
 import { sendEmail } from "../email/send-email";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
-import type { RequestContext } from "../http/request-context";
+import type { RequestContext } from "../operation/request-context";
 import { recordLegalAcceptance } from "../legal/legal-acceptance";
 import { enforceEmailCodeLimit, refundEmailCodeGuess } from "../rate-limit/email-code-limits";
 import { enforceRateLimit } from "../rate-limit/enforce";

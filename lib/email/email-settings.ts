@@ -1,5 +1,5 @@
 import { isProduction } from "../config/runtime";
-import { fromLoopback } from "../http/client-ip";
+import { fromLoopback } from "../operation/client-ip";
 
 /** How messages leave the process (CONTRACT §1), read from the environment at call time. */
 export type EmailSettings =

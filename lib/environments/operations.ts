@@ -1,4 +1,4 @@
-import { defineOperation } from "../http/operation";
+import { defineOperation } from "../operation/operation";
 import { allowedOriginsBody, allowedOriginsSchema } from "./allowed-origins";
 import { environmentSettingsPatchSchema, environmentSettingsSchema } from "./settings";
 
@@ -11,7 +11,8 @@ export const getAllowedOriginsOperation = defineOperation({
   summary: "List allowed origins",
   description: "Origins, beyond the environment's own frontend hosts, that may call the Client API from a browser and receive redirects.",
   tags,
-  auth: "secretKey",
+  auth: "server",
+  operatorPermission: "read",
   response: { status: 200, description: "The allowed origins.", schema: allowedOriginsSchema },
   errors: ["unauthorized"],
 });
@@ -23,7 +24,8 @@ export const replaceAllowedOriginsOperation = defineOperation({
   summary: "Replace allowed origins",
   description: "Replaces the list as a whole. Each entry must be a full origin `scheme://host[:port]` (any scheme but javascript:, data: and the like; no path); entries are normalised and deduplicated.",
   tags,
-  auth: "secretKey",
+  auth: "server",
+  operatorPermission: "write",
   body: allowedOriginsBody,
   response: { status: 200, description: "The stored list.", schema: allowedOriginsSchema },
   errors: ["invalid_request", "unauthorized"],
@@ -35,7 +37,8 @@ export const getEnvironmentSettingsOperation = defineOperation({
   path: "/api/server/v1/environment",
   summary: "Get environment settings",
   tags,
-  auth: "secretKey",
+  auth: "server",
+  operatorPermission: "read",
   response: { status: 200, description: "The environment's settings.", schema: environmentSettingsSchema },
   errors: ["unauthorized"],
 });
@@ -48,7 +51,8 @@ export const updateEnvironmentSettingsOperation = defineOperation({
   description:
     "Deep-merges a partial settings object; null resets a key to its default; unknown keys are refused. `rateLimits.enabled: false` is refused in production environments. `security.frameAncestors` (default `[\"'none'\"]`) is the hosted pages' CSP `frame-ancestors`: `'none'`, or `'self'` and/or http(s) origins; `X-Frame-Options` is `DENY` for `'none'`, `SAMEORIGIN` for `'self'` alone, and absent when origins are listed (it cannot name them).",
   tags,
-  auth: "secretKey",
+  auth: "server",
+  operatorPermission: "write",
   body: environmentSettingsPatchSchema,
   response: { status: 200, description: "The settings after the merge.", schema: environmentSettingsSchema },
   errors: ["invalid_request", "unauthorized"],

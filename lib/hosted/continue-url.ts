@@ -2,60 +2,11 @@ import { redirect } from "next/navigation";
 import type { z } from "zod";
 import { getDb } from "@/db/client";
 import type { sessionEstablishedSchema } from "../auth/schemas";
-import type { EnvironmentContext } from "../environments/context";
-import type { LinkBase } from "../environments/environment-links";
-import { safeRedirect } from "../http/safe-redirect";
-import { sessionState, type SessionState } from "../sessions/gates";
+import { sessionState } from "../sessions/gates";
+import { finalRedirectUrl, nextStepUrl, type FlowTarget } from "../flows/flow-target";
 import type { ActiveSession } from "../sessions/resolve-session";
 import { forgetMfaFlow, rememberMfaFlow } from "./flow-cookies";
-import { hostedHref, type HostedFlow } from "./hosted-flow";
-
-/** Only what identifies the target: a refused URL's query may carry tokens or personal data. */
-function describeForLog(requested: string): string {
-  try {
-    const url = new URL(requested);
-    return `${url.protocol}${url.host ? `//${url.host}` : ""}${url.pathname}`.slice(0, 200);
-  } catch {
-    // Not an absolute URL: a path-like value; keep what precedes any query or fragment.
-    return `(relative) ${requested.split(/[?#]/)[0] ?? ""}`.slice(0, 200);
-  }
-}
-
-/** A hosted flow in its environment, with the host its links stay on. */
-export interface FlowTarget {
-  environment: EnvironmentContext;
-  flow: HostedFlow;
-  links: LinkBase;
-}
-
-/**
- * Where the flow ends: the requested redirect_url when safeRedirect accepts it,
- * else the environment's fallback, on the host the flow runs on (through PUBLIC_URL
- * with this environment's pk, which safeRedirect adds). Refusals are
- * logged, since they are either a misconfigured allowed-origins list or someone
- * probing for an open redirect.
- */
-export function finalRedirectUrl({ environment, flow, links }: FlowTarget): string {
-  const decision = safeRedirect(flow.redirectUrl, environment, links);
-  if (!decision.accepted && flow.redirectUrl) {
-    console.warn(`hosted: refused redirect_url for environment ${environment.id}: ${describeForLog(flow.redirectUrl)}`);
-  }
-  return decision.url;
-}
-
-/** After sign-in, sign-up or a cleared gate: the next open gate's page, else the final redirect. */
-export function nextStepUrl(target: FlowTarget, state: SessionState): string {
-  switch (state.currentGate?.key) {
-    case "LEGAL_ACCEPTANCE":
-      return hostedHref("/consent", target.flow);
-    case "EMAIL_VERIFICATION":
-      return hostedHref("/verify-email", target.flow);
-    case "MFA_ENROLLMENT":
-      return hostedHref("/mfa-enrollment", target.flow);
-    default:
-      return finalRedirectUrl(target);
-  }
-}
+import { hostedHref } from "../flows/hosted-flow";
 
 /** For someone already signed in (e.g. opening sign-in again): their next gate, else the redirect. */
 export async function continueUrlForSession(target: FlowTarget, session: ActiveSession): Promise<string> {

@@ -2,9 +2,10 @@ import { serialize } from "cookie";
 import { cookies, headers } from "next/headers";
 import { z } from "zod";
 import { CODE_LIFETIME_MINUTES } from "../auth/one-time-codes";
-import { cookiePresentedTwice } from "../http/cookie-header";
+import { cookiePresentedTwice } from "../operation/cookie-header";
 import { MFA_TOKEN_LIFETIME_MINUTES } from "../mfa/mfa-tokens";
 import { secureCookies } from "../sessions/cookies";
+import { mfaFlowSchema, type MfaFlow } from "../flows/mfa-flow";
 
 /**
  * Between two steps of a flow (sign-up → code, forgot → reset) the pending state
@@ -30,24 +31,6 @@ export type PendingSignUp = z.output<typeof pendingSignUpSchema>;
 
 const pendingResetSchema = z.object({ environmentId: z.string(), email: z.string() });
 
-/**
- * A sign-in that proved its first factor and owes a second one (`second_factor`)
- * or the enrollment of one (`enrollment`). The mfaToken is a credential for that
- * half-done sign-in: like the sign-up token it stays out of the URL. `enrolled`
- * holds no token: it marks a just-finished enrollment so that its page keeps
- * showing the recovery codes instead of moving on once the session exists.
- */
-const mfaFlowSchema = z.discriminatedUnion("kind", [
-  z.object({
-    environmentId: z.string(),
-    kind: z.literal("second_factor"),
-    token: z.string(),
-    factors: z.array(z.enum(["totp", "recovery_code", "passkey"])),
-  }),
-  z.object({ environmentId: z.string(), kind: z.literal("enrollment"), token: z.string() }),
-  z.object({ environmentId: z.string(), kind: z.literal("enrolled") }),
-]);
-export type MfaFlow = z.output<typeof mfaFlowSchema>;
 
 function options(request: Request, minutes = CODE_LIFETIME_MINUTES) {
   return { httpOnly: true, sameSite: "lax" as const, path: "/", secure: secureCookies(request), maxAge: minutes * 60 };

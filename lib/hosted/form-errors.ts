@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AppError, type ErrorCode, type FieldError } from "../errors";
-import { logUnexpectedError } from "../http/log";
+import { logUnexpectedError } from "../log";
 import { zodToAppError } from "../http/zod-errors";
 import { format, type Messages } from "./i18n/messages";
 import type { FormState } from "./form-state";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { loadHostedPage } from "./hosted-context";
 import type { Messages } from "./i18n/messages";
-import { hostedFlowFromSearch, type SearchParams } from "./hosted-flow";
+import { hostedFlowFromSearch, type SearchParams } from "../flows/hosted-flow";
 
 export interface HostedPageProps {
   searchParams: Promise<SearchParams>;

@@ -1,9 +1,9 @@
 import { getDb } from "@/db/client";
-import { safeRedirect } from "../http/safe-redirect";
+import { safeRedirect } from "../flows/safe-redirect";
 import { listPublicOAuthProviders } from "../oauth/provider-buttons";
 import type { PublicOAuthProvider } from "../oauth/provider-schemas";
 import type { HostedContext } from "./hosted-context";
-import type { HostedFlow } from "./hosted-flow";
+import type { HostedFlow } from "../flows/hosted-flow";
 
 /**
  * What the sign-in and sign-up pages need for their provider buttons: the enabled

@@ -1,7 +1,6 @@
-import { publicUrl } from "../config/runtime";
 import { normalizeOrigin } from "../environments/allowed-origins";
 import type { EnvironmentContext } from "../environments/context";
-import { frontendHostOrigin } from "../environments/environment-links";
+import { isFrontendHostOrigin, isPublicUrlOrigin } from "../environments/environment-origins";
 import { AppError } from "../errors";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -13,26 +12,6 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * served for another's host.
  */
 const CLIENT_VARY = "Origin, Host, X-Forwarded-Host, X-API-Key";
-
-/**
- * The origin a frontend host entry stands for (lib/environments/environment-links.ts:
- * PUBLIC_URL's scheme, the entry's host, PUBLIC_URL's port when the entry names none),
- * compared whole: `acme.example.com` is never `http://acme.example.com` under an https
- * PUBLIC_URL, nor another port. Links, redirects, the issuer and CORS share the rule.
- */
-function frontendOrigin(host: string): string | null {
-  return normalizeOrigin(frontendHostOrigin(host));
-}
-
-/** True when the normalised `origin` is one of the environment's frontend hosts. */
-export function isFrontendHostOrigin(environment: EnvironmentContext, origin: string): boolean {
-  return environment.frontendHosts.some((host) => frontendOrigin(host) === origin);
-}
-
-/** True when the normalised `origin` is PUBLIC_URL's: Gatehouse's own host, shared by every environment. */
-export function isPublicUrlOrigin(origin: string): boolean {
-  return origin === normalizeOrigin(new URL(publicUrl()).origin);
-}
 
 /**
  * Origins that may call this environment's Client API from a browser: its

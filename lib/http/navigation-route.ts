@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import type { AuthLevel } from "./operation";
-import type { Endpoint } from "./pipeline";
+import type { AuthLevel } from "../operation/operation";
+import type { Endpoint } from "../operation/endpoint";
 import { route, type RouteHandler } from "./route";
 
 type ZodOrNone = z.ZodType | undefined;

@@ -6,121 +6,76 @@ import { AppError } from "../errors";
 import { findMembership, type ActingMember } from "../organizations/memberships";
 import { enforceRateLimit } from "../rate-limit/enforce";
 import { authorizeSession } from "../sessions/authorize-session";
-import type { GateKey, SessionState } from "../sessions/gates";
 import type { ActiveSession } from "../sessions/resolve-session";
 import { isRecentlyVerified } from "../sessions/reverification";
-import type { AuthLevel, Infer, Operation, OrganizationScope, SessionLevel } from "./operation";
-import type { RequestContext } from "./request-context";
-import type { ResponseEffects } from "./response-effects";
-import type { SeeOther } from "./see-other";
+import { operatorMay, type Caller, type OperatorPermission, type PresentedCredentials, type ServerCaller } from "../operation/caller";
+import { serverActor, type Endpoint, type OperationInput, type RawInput } from "../operation/endpoint";
+import type { AuthLevel, Infer, Operation, OrganizationScope } from "../operation/operation";
+import type { ResponseEffects } from "../operation/response-effects";
+import type { SeeOther } from "../operation/see-other";
 import { assertStorableStrings } from "./json-body";
 import { zodToAppError } from "./zod-errors";
 
 type ZodOrNone = z.ZodType | undefined;
-
-/**
- * Who is calling, as the route kit (from a Request) or the hosted action runner
- * (from a page's headers) resolved it, before the operation's auth level is applied.
- */
-export interface Caller {
-  environment: EnvironmentContext | null;
-  session: ActiveSession | null;
-  /** Set when the caller presented a valid secret key of `environment`. */
-  secretKeyId?: string;
-  context: RequestContext;
-}
-
-interface BaseInput<P, Q, B> {
-  params: P;
-  query: Q;
-  body: B;
-  context: RequestContext;
-  effects: ResponseEffects;
-}
-
-/** What a handler receives at each auth level: the level decides which facts are guaranteed. */
-export type OperationInput<A extends AuthLevel, P, Q, B> = BaseInput<P, Q, B> &
-  (A extends "secretKey"
-    ? { environment: EnvironmentContext; actor: Actor }
-    : A extends SessionLevel
-      ? {
-          environment: EnvironmentContext;
-          session: ActiveSession;
-          sessionState: SessionState;
-          actor: Actor;
-          /** The caller's membership, when the operation declares `organization.param` (see requireMembership). */
-          membership?: ActingMember;
-        }
-      : A extends "publishableKey" | "optionalSession"
-        ? { environment: EnvironmentContext; session: ActiveSession | null }
-        : A extends "anyClient"
-          ? { environment: EnvironmentContext | null; session: ActiveSession | null }
-          : object);
-
-export type OperationHandler<A extends AuthLevel, P extends ZodOrNone, Q extends ZodOrNone, B extends ZodOrNone, R extends ZodOrNone> = (
-  input: OperationInput<A, Infer<P>, Infer<Q>, Infer<B>>,
-) => Promise<Infer<R> | SeeOther>;
-
-/** An operation with its implementation: what the route kit serves and the hosted actions invoke. */
-export interface Endpoint<
-  P extends ZodOrNone = ZodOrNone,
-  Q extends ZodOrNone = ZodOrNone,
-  B extends ZodOrNone = ZodOrNone,
-  R extends ZodOrNone = ZodOrNone,
-  A extends AuthLevel = AuthLevel,
-> {
-  operation: Operation<P, Q, B, R, A>;
-  handle: OperationHandler<A, P, Q, B, R>;
-}
-
-export function endpoint<P extends ZodOrNone, Q extends ZodOrNone, B extends ZodOrNone, R extends ZodOrNone, A extends AuthLevel>(
-  operation: Operation<P, Q, B, R, A>,
-  handle: OperationHandler<A, P, Q, B, R>,
-): Endpoint<P, Q, B, R, A> {
-  return { operation, handle };
-}
-
-export interface RawInput {
-  params?: unknown;
-  query?: unknown;
-  /** The parsed JSON body (or form values); undefined when none was sent. */
-  body?: unknown;
-}
+type AnyOperation = Operation<ZodOrNone, ZodOrNone, ZodOrNone, ZodOrNone, AuthLevel>;
 
 const SESSION_LEVELS: ReadonlySet<AuthLevel> = new Set<AuthLevel>(["pendingSession", "session", "sensitiveSession"]);
 
-function requireEnvironment(caller: Caller): EnvironmentContext {
-  if (!caller.environment) throw new AppError("environment_not_found", "No environment matches the X-API-Key header or the Host.");
-  return caller.environment;
+function requireEnvironment(presented: PresentedCredentials): EnvironmentContext {
+  if (!presented.environment) throw new AppError("environment_not_found", "No environment matches the X-API-Key header or the Host.");
+  return presented.environment;
+}
+
+/**
+ * The Server API's caller: a secret key of the environment, or a dashboard operator
+ * acting in it whose role grants what the operation declares (a viewer reads, and
+ * never sees a secret). Refused alike through the API and a dashboard form.
+ */
+function authorizeServer(presented: PresentedCredentials, permission: OperatorPermission): ServerCaller {
+  const { environment, operator, secretKeyId } = presented;
+  if (environment && operator) {
+    if (!operatorMay(operator.role, permission)) {
+      throw new AppError("forbidden", `The ${operator.role} role may not do this (it needs the ${permission} permission).`, {
+        properties: { permission },
+      });
+    }
+    return { kind: "operator", environment, operator };
+  }
+  if (environment && secretKeyId) return { kind: "secretKey", environment, keyId: secretKeyId };
+  throw new AppError("unauthorized", "Send a secret key as `Authorization: Bearer sk_...`.");
 }
 
 /** Applies the auth level to the caller: the facts the handler may rely on, or the error that stops it. */
-async function authorize(level: AuthLevel, caller: Caller, clearsGate?: GateKey): Promise<Record<string, unknown>> {
-  const { requestId } = caller.context;
+async function authorize(operation: AnyOperation, presented: PresentedCredentials): Promise<Record<string, unknown>> {
+  const { requestId } = presented.context;
+  const level = operation.auth;
   switch (level) {
     case "none":
       return {};
     case "anyClient":
-      return { environment: caller.environment, session: caller.session };
-    case "secretKey":
-      if (!caller.environment || !caller.secretKeyId) throw new AppError("unauthorized", "Send a secret key as `Authorization: Bearer sk_...`.");
-      return { environment: caller.environment, actor: { type: "secret_key", id: caller.secretKeyId, requestId } satisfies Actor };
+      return { environment: presented.environment, session: presented.session };
+    case "server": {
+      // A server operation always declares its operator permission (lib/operation/operation.ts).
+      const caller = authorizeServer(presented, operation.operatorPermission as OperatorPermission);
+      return { environment: caller.environment, caller, actor: serverActor(caller, requestId) };
+    }
     case "publishableKey":
-      return { environment: requireEnvironment(caller), session: caller.session };
+      return { environment: requireEnvironment(presented), session: presented.session };
     case "optionalSession": {
-      const environment = requireEnvironment(caller);
+      const environment = requireEnvironment(presented);
       // Signed out is an answer here; a PENDING session is refused as at the `session` level.
-      if (caller.session) await authorizeSession(getDb(), environment, caller.session, "session");
-      return { environment, session: caller.session };
+      if (presented.session) await authorizeSession(getDb(), environment, presented.session, "session");
+      return { environment, session: presented.session };
     }
     case "pendingSession":
     case "session":
     case "sensitiveSession": {
-      const environment = requireEnvironment(caller);
-      const sessionState = await authorizeSession(getDb(), environment, caller.session, level, clearsGate);
+      const environment = requireEnvironment(presented);
+      const sessionState = await authorizeSession(getDb(), environment, presented.session, level, operation.clearsGate);
       // authorizeSession has refused a missing session.
-      const session = caller.session as ActiveSession;
-      return { environment, session, sessionState, actor: { type: "user", id: session.user.id, requestId } satisfies Actor };
+      const session = presented.session as ActiveSession;
+      const caller = { kind: "user", environment, session } satisfies Caller;
+      return { environment, caller, session, sessionState, actor: { type: "user", id: session.user.id, requestId } satisfies Actor };
     }
   }
 }
@@ -156,25 +111,20 @@ async function authorizeOrganization(scope: OrganizationScope, granted: Record<s
   return { ...membership, recentSignIn: isRecentlyVerified(environment, session) };
 }
 
-/** The membership the pipeline resolved for an operation that declares `organization.param`. */
-export function requireMembership(input: { membership?: ActingMember }): ActingMember {
-  if (!input.membership) throw new Error("the operation declares no organization param");
-  return input.membership;
-}
-
 /**
- * Runs an operation for a resolved caller: auth level, input schemas, declared rate
- * limits, then the handler. The route kit and the hosted action runner both call
- * this, so a form can do nothing the API would refuse.
+ * Runs an operation for what a caller presented: auth level (and an operator's
+ * permission), input schemas, the organization scope, declared rate limits, then
+ * the handler. The route kit and the action runners (hosted forms, the dashboard)
+ * all call this, so a form can do nothing the API would refuse.
  */
 export async function executeOperation<P extends ZodOrNone, Q extends ZodOrNone, B extends ZodOrNone, R extends ZodOrNone, A extends AuthLevel>(
   target: Endpoint<P, Q, B, R, A>,
-  caller: Caller,
+  presented: PresentedCredentials,
   raw: RawInput,
   effects: ResponseEffects,
 ): Promise<Infer<R> | SeeOther> {
   const { operation } = target;
-  const granted = await authorize(operation.auth, caller, operation.clearsGate);
+  const granted = await authorize(operation, presented);
   const params = parse(operation.params, raw.params ?? {}, "path");
   // Query strings and the hosted actions' form fields never pass json-body's checks: a NUL
   // in a search text or an organization name would reach Postgres as a 500.
@@ -183,12 +133,13 @@ export async function executeOperation<P extends ZodOrNone, Q extends ZodOrNone,
   // Only an absent body means "no fields"; a JSON `null` is a wrong type like any other.
   const body = operation.body ? parse(operation.body, raw.body === undefined ? {} : raw.body, "body") : undefined;
   const membership = operation.organization ? await authorizeOrganization(operation.organization, granted, params) : undefined;
-  if (operation.rateLimits && caller.environment) {
+  if (membership) granted.caller = { ...(granted.caller as object), member: membership };
+  if (operation.rateLimits && presented.environment) {
     for (const rule of operation.rateLimits) {
-      const identifier = rule.per === "user" && SESSION_LEVELS.has(operation.auth) ? caller.session?.user.id : undefined;
-      await enforceRateLimit(getDb(), caller.environment, rule.action, caller.context, identifier);
+      const identifier = rule.per === "user" && SESSION_LEVELS.has(operation.auth) ? presented.session?.user.id : undefined;
+      await enforceRateLimit(getDb(), presented.environment, rule.action, presented.context, identifier);
     }
   }
-  const input = { ...granted, ...(membership ? { membership } : {}), params, query, body, context: caller.context, effects };
+  const input = { ...granted, ...(membership ? { membership } : {}), params, query, body, context: presented.context, effects };
   return target.handle(input as OperationInput<A, Infer<P>, Infer<Q>, Infer<B>>);
 }

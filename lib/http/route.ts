@@ -8,14 +8,17 @@ import { findActiveSession } from "../sessions/resolve-session";
 import { assertOriginAllowed, corsHeaders, preflightHeaders } from "./cors";
 import { mayRetryAfterFault, retryAfterPause, serviceUnavailableFor } from "./database-faults";
 import { isFormPost, readFormBody, readJsonBody } from "./json-body";
-import { logUnexpectedError } from "./log";
-import type { AuthLevel, Operation } from "./operation";
-import { endpoint, executeOperation, type Caller, type Endpoint, type OperationHandler } from "./pipeline";
+import { logUnexpectedError } from "../log";
+import type { AuthLevel, Operation } from "../operation/operation";
+import type { Endpoint } from "../operation/endpoint";
+import { executeOperation } from "./pipeline";
+import type { PresentedCredentials } from "../operation/caller";
 import { problemResponse } from "./problem";
 import { requestContextOf } from "./request-context";
 import { requestIdFor } from "./request-id";
-import { flowSetCookies, ResponseEffects, sessionSetCookies } from "./response-effects";
-import { SeeOther } from "./see-other";
+import { flowSetCookies, sessionSetCookies } from "./effect-cookies";
+import { ResponseEffects } from "../operation/response-effects";
+import { SeeOther } from "../operation/see-other";
 
 /** What Next.js passes as the second argument of a route handler. */
 export interface RouteContext {
@@ -36,13 +39,15 @@ const CLIENT_LEVELS: ReadonlySet<AuthLevel> = new Set<AuthLevel>([
 ]);
 
 /**
- * Who is calling, from the Request (CONTRACT §2): a secret key for the Server API;
- * for the Client API the environment from `X-API-Key` or the Host, a browser
- * Origin the environment allows, and the live session if one is presented.
+ * What the caller presented, from the Request (CONTRACT §2): a secret key for the
+ * Server API; for the Client API the environment from `X-API-Key` or the Host, a
+ * browser Origin the environment allows, and the live session if one is presented.
+ * Operators never reach the Server API over HTTP: the dashboard runs its operations
+ * (lib/dashboard/run-operator-action.ts).
  */
-async function resolveCaller(level: AuthLevel, request: Request, requestId: string): Promise<Caller> {
+async function presentedBy(level: AuthLevel, request: Request, requestId: string): Promise<PresentedCredentials> {
   const context = requestContextOf(request, requestId);
-  if (level === "secretKey") {
+  if (level === "server") {
     const { environment, keyId } = await resolveSecretKey(getDb(), request.headers.get("authorization"));
     return { environment, session: null, secretKeyId: keyId, context };
   }
@@ -70,13 +75,13 @@ export function route<P extends ZodOrNone, Q extends ZodOrNone, B extends ZodOrN
     const headers = new Headers({ "x-request-id": requestId });
     let response: Response;
     try {
-      const caller = await resolveCaller(operation.auth, request, requestId);
+      const presented = await presentedBy(operation.auth, request, requestId);
       if (CLIENT_LEVELS.has(operation.auth)) {
-        for (const [name, value] of Object.entries(corsHeaders(request, caller.environment))) headers.set(name, value);
+        for (const [name, value] of Object.entries(corsHeaders(request, presented.environment))) headers.set(name, value);
       }
       const body = !operation.body ? undefined : operation.formBody && isFormPost(request) ? await readFormBody(request) : await readJsonBody(request);
       const raw = { params: await routeContext.params, query: Object.fromEntries(new URL(request.url).searchParams), body };
-      const result = await executeOperation(target, caller, raw, effects);
+      const result = await executeOperation(target, presented, raw, effects);
       response = jsonResponse(operation, result);
       effects.headers.forEach((value, name) => headers.set(name, value));
       for (const cookie of [...sessionSetCookies(effects, request), ...flowSetCookies(effects, request)]) headers.append("set-cookie", cookie);
@@ -95,41 +100,6 @@ export function route<P extends ZodOrNone, Q extends ZodOrNone, B extends ZodOrN
     return response;
   };
   return (request, routeContext) => answer(request, routeContext, requestIdFor(request), false);
-}
-
-/** A Server API route: the caller must present a secret key of the environment it acts in. */
-export function serverRoute<P extends ZodOrNone, Q extends ZodOrNone, B extends ZodOrNone, R extends ZodOrNone>(
-  operation: Operation<P, Q, B, R, "secretKey">,
-  handler: OperationHandler<"secretKey", P, Q, B, R>,
-): RouteHandler {
-  return route(endpoint(operation, handler));
-}
-
-/** A Client API route in a known environment, signed in or not. */
-export function clientRoute<P extends ZodOrNone, Q extends ZodOrNone, B extends ZodOrNone, R extends ZodOrNone, A extends "publishableKey" | "anyClient">(
-  operation: Operation<P, Q, B, R, A>,
-  handler: OperationHandler<A, P, Q, B, R>,
-): RouteHandler {
-  return route(endpoint(operation, handler));
-}
-
-/** A Client API route for a signed-in user, at the operation's session level. */
-export function sessionRoute<
-  P extends ZodOrNone,
-  Q extends ZodOrNone,
-  B extends ZodOrNone,
-  R extends ZodOrNone,
-  A extends "pendingSession" | "session" | "sensitiveSession",
->(operation: Operation<P, Q, B, R, A>, handler: OperationHandler<A, P, Q, B, R>): RouteHandler {
-  return route(endpoint(operation, handler));
-}
-
-/** A route anyone may call (discovery documents, the OpenAPI document). */
-export function publicRoute<P extends ZodOrNone, Q extends ZodOrNone, B extends ZodOrNone, R extends ZodOrNone>(
-  operation: Operation<P, Q, B, R, "none">,
-  handler: OperationHandler<"none", P, Q, B, R>,
-): RouteHandler {
-  return route(endpoint(operation, handler));
 }
 
 /** CORS preflight for Client API routes: answers only Origins the environment allows. */

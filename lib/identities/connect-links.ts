@@ -1,5 +1,5 @@
 import type { EnvironmentContext } from "../environments/context";
-import { hostedHref, type HostedFlow } from "../hosted/hosted-flow";
+import { hostedHref, type HostedFlow } from "../flows/hosted-flow";
 import { PROVIDER_PRESETS, type ProviderType } from "../oauth/provider-presets";
 import type { ActiveSession } from "../sessions/resolve-session";
 

@@ -1,5 +1,5 @@
 import { getDb } from "@/db/client";
-import { endpoint } from "../http/pipeline";
+import { endpoint } from "../operation/endpoint";
 import { listMyIdentities, unlinkMyIdentity } from "./manage-identities";
 import { listMyIdentitiesOperation, unlinkMyIdentityOperation } from "./operations";
 

@@ -1,5 +1,5 @@
 import { acknowledgedSchema } from "../auth/schemas";
-import { defineOperation } from "../http/operation";
+import { defineOperation } from "../operation/operation";
 import { serverUserSchema } from "../users/schemas";
 import { identityListSchema, identityParams, userIdentityParams } from "./schemas";
 
@@ -42,7 +42,8 @@ export const removeUserIdentityOperation = defineOperation({
   description:
     "Removes one of the user's connected provider accounts (listed in the user's `identities`), in one transaction with an `identity.unlinked` event and a notice to the user's primary address (if it cannot be sent, nothing changes: 503 email_unavailable). Unlike the user's own request, it may remove the last way to sign in: the user can still set a password through the password reset, or be given one. An identity of another user or environment answers 404; a user of another environment 403. The user's sessions opened by a provider sign-in end with it (`session.revoked`, reason `identity_removed`), as do its provider sign-ins still waiting for a ticket redemption or a second factor: a session records that a provider opened it, not which one, so this covers every provider the user connected; password, email-code and passkey sessions stay.",
   tags: ["Users"],
-  auth: "secretKey",
+  auth: "server",
+  operatorPermission: "write",
   params: userIdentityParams,
   response: { status: 200, description: "The user, without that account.", schema: serverUserSchema },
   errors: ["invalid_request", "unauthorized", "environment_mismatch", "resource_not_found", "email_unavailable"],

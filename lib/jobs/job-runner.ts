@@ -1,5 +1,5 @@
 import type { Database } from "@/db/client";
-import { logUnexpectedError } from "../http/log";
+import { logUnexpectedError } from "../log";
 import { newClaimant, runDueJobs, scheduleRecurringJobs } from "./run-due-jobs";
 
 /** How often an idle runner looks for due jobs. */

@@ -4,7 +4,7 @@ import type { Database } from "@/db/client";
 import { jobs } from "@/db/schema";
 import { jobActor } from "../audit/record-event";
 import { randomToken } from "../crypto/tokens";
-import { logUnexpectedError } from "../http/log";
+import { logUnexpectedError } from "../log";
 import { InvalidJobPayload, jobHandlers } from "./job-handlers";
 import { JOB_KINDS, jobKinds, type JobKind } from "./job-kinds";
 

@@ -1,7 +1,7 @@
 import type { Database } from "@/db/client";
 import { recordEvent, type Actor } from "../audit/record-event";
 import type { EnvironmentContext } from "../environments/context";
-import type { RequestContext } from "../http/request-context";
+import type { RequestContext } from "../operation/request-context";
 import { sessionState } from "../sessions/gates";
 import type { ActiveSession } from "../sessions/resolve-session";
 import { recordLegalAcceptance } from "./legal-acceptance";

@@ -1,7 +1,7 @@
 import type { Database } from "@/db/client";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
-import type { RequestContext } from "../http/request-context";
+import type { RequestContext } from "../operation/request-context";
 import { establishSession, type AuthMethod, type Establishment } from "../sessions/establish-session";
 import { applyPasswordReset, pendingPasswordResetOf } from "../auth/apply-password-reset";
 import { invalidCode } from "../auth/one-time-codes";

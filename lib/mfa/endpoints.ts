@@ -1,6 +1,6 @@
 import { getDb } from "@/db/client";
-import { endpoint } from "../http/pipeline";
-import { respondWithEstablishment, respondWithSession } from "../http/response-effects";
+import { endpoint } from "../operation/endpoint";
+import { respondWithEstablishment, respondWithSession } from "../sessions/respond-with-session";
 import { confirmTotpEnrollment, startTotpEnrollment } from "./account-totp";
 import { disableMfa } from "./disable-mfa";
 import { getMfaStatus } from "./mfa-status";

@@ -1,5 +1,5 @@
 import { sessionEstablishedSchema, nativeQuery } from "../auth/schemas";
-import { defineOperation } from "../http/operation";
+import { defineOperation } from "../operation/operation";
 import {
   confirmMfaEnrollmentBody,
   confirmTotpBody,

@@ -3,7 +3,7 @@ import type { Database } from "@/db/client";
 import { users } from "@/db/schema";
 import { invalidCode } from "../auth/one-time-codes";
 import type { EnvironmentContext } from "../environments/context";
-import type { RequestContext } from "../http/request-context";
+import type { RequestContext } from "../operation/request-context";
 import type { Establishment } from "../sessions/establish-session";
 import { completeMfaChallenge } from "./complete-challenge";
 import { enableTotp } from "./enable-totp";

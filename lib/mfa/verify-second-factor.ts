@@ -1,7 +1,7 @@
 import type { Database } from "@/db/client";
 import { accountThrottleIdentifier, assertPasswordNotThrottled, countSignInFailure, passwordSucceeded } from "../auth/sign-in";
 import type { EnvironmentContext } from "../environments/context";
-import type { RequestContext } from "../http/request-context";
+import type { RequestContext } from "../operation/request-context";
 import { enforceIdentifierRateLimit } from "../rate-limit/enforce";
 import type { Establishment } from "../sessions/establish-session";
 import { completeMfaChallenge } from "./complete-challenge";

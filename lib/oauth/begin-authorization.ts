@@ -3,9 +3,9 @@ import { normalizeOrigin } from "../environments/allowed-origins";
 import type { EnvironmentContext } from "../environments/context";
 import { linkBase } from "../environments/environment-links";
 import { AppError, invalidField } from "../errors";
-import type { RequestContext } from "../http/request-context";
-import type { FlowCookie } from "../http/response-effects";
-import { safeRedirect } from "../http/safe-redirect";
+import type { RequestContext } from "../operation/request-context";
+import type { FlowCookie } from "../operation/response-effects";
+import { safeRedirect } from "../flows/safe-redirect";
 import { presentedBrowserToken, startFlow, type FlowIntent } from "./flows";
 import { authorizationUrl, callbackUrl, loadEnabledProvider, type ResolvedProvider } from "./provider-client";
 

@@ -1,8 +1,8 @@
 import { getDb } from "@/db/client";
-import type { Infer } from "../http/operation";
-import { endpoint, type OperationInput } from "../http/pipeline";
-import { respondWithEstablishment } from "../http/response-effects";
-import { SeeOther } from "../http/see-other";
+import type { Infer } from "../operation/operation";
+import { endpoint, type OperationInput } from "../operation/endpoint";
+import { respondWithEstablishment } from "../sessions/respond-with-session";
+import { SeeOther } from "../operation/see-other";
 import { beginAuthorization } from "./begin-authorization";
 import { CallbackTiming } from "./callback-timing";
 import { completeCallback } from "./complete-callback";

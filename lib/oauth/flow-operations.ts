@@ -1,5 +1,5 @@
 import { nativeQuery, sessionEstablishedSchema } from "../auth/schemas";
-import { defineOperation, type Operation } from "../http/operation";
+import { defineOperation, type Operation } from "../operation/operation";
 import { authorizeQuery, callbackForm, callbackQuery, continuationQuery, continuationView, continueBody, linkQuery, providerParams } from "./flow-schemas";
 
 const tags = ["Client: OAuth sign-in"];

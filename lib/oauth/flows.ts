@@ -6,8 +6,8 @@ import { randomToken, sha256 } from "../crypto/tokens";
 import { seal, unseal } from "../crypto/secret-box";
 import type { EnvironmentContext } from "../environments/context";
 import type { LinkBase } from "../environments/environment-links";
-import type { RequestContext } from "../http/request-context";
-import type { FlowCookie } from "../http/response-effects";
+import type { RequestContext } from "../operation/request-context";
+import type { FlowCookie } from "../operation/response-effects";
 
 /**
  * An OAuth authorization in flight (RFC 6749 §10.12, RFC 9700 §4.7): the `state`

@@ -4,7 +4,7 @@ import { emailAddresses, userIdentities, users } from "@/db/schema";
 import { recordEvent, type RequestActor } from "../audit/record-event";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
-import type { RequestContext } from "../http/request-context";
+import type { RequestContext } from "../operation/request-context";
 import { findIdentity } from "../identities/find-identity";
 import { linkIdentity, recordIdentitySignIn } from "../identities/link-identity";
 import { recordLegalAcceptance } from "../legal/legal-acceptance";

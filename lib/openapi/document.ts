@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
 import { ERRORS, type ErrorCode } from "../errors";
-import type { AuthLevel, Operation } from "../http/operation";
+import type { AuthLevel, Operation } from "../operation/operation";
 import { MAX_BODY_BYTES } from "../http/json-body";
 import { ALL_OPERATIONS } from "./operations";
 
@@ -39,7 +39,7 @@ const SESSION_SECURITY: Record<string, string[]>[] = [
 ];
 
 const SECURITY: Record<AuthLevel, Record<string, string[]>[]> = {
-  secretKey: [{ secretKey: [] }],
+  server: [{ secretKey: [] }],
   publishableKey: [{ publishableKey: [] }, { frontendHost: [] }],
   anyClient: [{}, { publishableKey: [] }, { frontendHost: [] }],
   optionalSession: [{ publishableKey: [] }, { frontendHost: [] }, ...SESSION_SECURITY],

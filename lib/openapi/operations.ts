@@ -1,6 +1,6 @@
 import * as authOperations from "../auth/operations";
 import * as environmentOperations from "../environments/operations";
-import type { AuthLevel, Operation } from "../http/operation";
+import type { AuthLevel, Operation } from "../operation/operation";
 import * as identityOperations from "../identities/operations";
 import * as mfaOperations from "../mfa/operations";
 import * as oauthFlowOperations from "../oauth/flow-operations";

@@ -1,5 +1,5 @@
 import { getDb } from "@/db/client";
-import { endpoint } from "../http/pipeline";
+import { endpoint } from "../operation/endpoint";
 import { setActiveOrganizationOperation } from "./active-organization-operations";
 import { setActiveOrganization } from "./set-active-organization";
 

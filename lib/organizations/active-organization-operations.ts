@@ -1,4 +1,4 @@
-import { defineOperation } from "../http/operation";
+import { defineOperation } from "../operation/operation";
 import { activeOrganizationSchema, setActiveOrganizationBody } from "./set-active-organization";
 
 export const setActiveOrganizationOperation = defineOperation({

@@ -1,5 +1,5 @@
 import { getDb } from "@/db/client";
-import { endpoint, requireMembership } from "../http/pipeline";
+import { endpoint, requireMembership } from "../operation/endpoint";
 import { listMembers, removeMember, updateMemberRole } from "./members";
 import { listMyOrganizations } from "./memberships";
 import {

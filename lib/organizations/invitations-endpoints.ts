@@ -1,6 +1,6 @@
 import { getDb } from "@/db/client";
-import { endpoint, requireMembership } from "../http/pipeline";
-import { respondWithEstablishment } from "../http/response-effects";
+import { endpoint, requireMembership } from "../operation/endpoint";
+import { respondWithEstablishment } from "../sessions/respond-with-session";
 import { acceptInvitation, inviteToOrganization, listInvitations, resendInvitation, revokeInvitation } from "./invitations";
 import {
   acceptOrganizationInvitationOperation,

@@ -1,5 +1,5 @@
 import { nativeQuery, sessionEstablishedSchema } from "../auth/schemas";
-import { defineOperation } from "../http/operation";
+import { defineOperation } from "../operation/operation";
 import {
   acceptInvitationBody,
   invitationPageSchema,
@@ -143,7 +143,8 @@ export const serverInviteToOrganizationOperation = defineOperation({
   summary: "Invite to an organization",
   description: `Invites an address with any role of the set (the back-end is trusted with owner invitations) and emails the link, like the Client API. ${SECRETS} ${LIFETIME}`,
   tags: serverTags,
-  auth: "secretKey",
+  auth: "server",
+  operatorPermission: "write",
   params: organizationParams,
   body: inviteBody,
   response: { status: 201, description: "The invitation, with its token this once.", schema: organizationInvitationSchema },
@@ -157,7 +158,8 @@ export const serverListInvitationsOperation = defineOperation({
   summary: "List an organization's invitations",
   description: "Newest first, by keyset (`limit`, `cursor`); `status` picks pending (default), accepted or revoked ones. Tokens are never listed.",
   tags: serverTags,
-  auth: "secretKey",
+  auth: "server",
+  operatorPermission: "read",
   params: organizationParams,
   query: listInvitationsQuery,
   response: { status: 200, description: "One page of invitations.", schema: invitationPageSchema },
@@ -171,7 +173,8 @@ export const serverResendInvitationOperation = defineOperation({
   summary: "Resend an invitation",
   description: `Emails a new link, like the Client API; the previous one stops working at once. ${LIFETIME} Counts against \`rateLimits.organizationInvitations\` per organization.`,
   tags: serverTags,
-  auth: "secretKey",
+  auth: "server",
+  operatorPermission: "write",
   params: invitationParams,
   response: { status: 200, description: "The invitation, with its new token this once.", schema: organizationInvitationSchema },
   errors: ["invalid_request", "unauthorized", "resource_not_found", "invitation_revoked", "invitation_already_accepted", "rate_limited", "email_unavailable"],
@@ -184,7 +187,8 @@ export const serverRevokeInvitationOperation = defineOperation({
   summary: "Revoke an invitation",
   description: "Its link then answers 410 invitation_revoked. Idempotent; an accepted invitation is 409 invitation_already_accepted.",
   tags: serverTags,
-  auth: "secretKey",
+  auth: "server",
+  operatorPermission: "write",
   params: invitationParams,
   response: { status: 200, description: "The revoked invitation.", schema: invitationSummarySchema },
   errors: ["invalid_request", "unauthorized", "resource_not_found", "invitation_already_accepted"],

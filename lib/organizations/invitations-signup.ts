@@ -7,7 +7,7 @@ import { hashPassword } from "../auth/password-hasher";
 import { assertPasswordAllowed } from "../auth/password-policy";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
-import type { RequestContext } from "../http/request-context";
+import type { RequestContext } from "../operation/request-context";
 import { establishSession, type Establishment } from "../sessions/establish-session";
 import { assertEmailFree, emailTaken } from "../users/create-user";
 import { presentedSecret } from "./invitation-secrets";

@@ -1,4 +1,4 @@
-import { defineOperation } from "../http/operation";
+import { defineOperation } from "../operation/operation";
 import {
   clientOrganizationSchema,
   createOrganizationBody,

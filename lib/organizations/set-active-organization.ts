@@ -4,7 +4,7 @@ import type { Database } from "@/db/client";
 import { sessions } from "@/db/schema";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
-import type { RequestContext } from "../http/request-context";
+import type { RequestContext } from "../operation/request-context";
 import type { ActiveSession } from "../sessions/resolve-session";
 import { mintAccessToken } from "../tokens/access-token";
 import { accessTokenSchema } from "../tokens/schemas";

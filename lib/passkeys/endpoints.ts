@@ -1,6 +1,6 @@
 import { getDb } from "@/db/client";
-import { endpoint } from "../http/pipeline";
-import { respondWithEstablishment } from "../http/response-effects";
+import { endpoint } from "../operation/endpoint";
+import { respondWithEstablishment } from "../sessions/respond-with-session";
 import { deletePasskey, listMyPasskeys, renamePasskey } from "./manage-passkeys";
 import {
   deletePasskeyOperation,

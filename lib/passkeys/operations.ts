@@ -1,5 +1,5 @@
 import { acknowledgedSchema, nativeQuery, sessionEstablishedSchema } from "../auth/schemas";
-import { defineOperation } from "../http/operation";
+import { defineOperation } from "../operation/operation";
 import { reverifiedSchema } from "../sessions/reverification";
 import {
   authenticationOptionsSchema,

@@ -9,7 +9,7 @@ import { sendEmail } from "../email/send-email";
 import type { EnvironmentContext } from "../environments/context";
 import { environmentUrl, linkBase } from "../environments/environment-links";
 import { AppError } from "../errors";
-import type { RequestContext } from "../http/request-context";
+import type { RequestContext } from "../operation/request-context";
 import type { ActiveSession } from "../sessions/resolve-session";
 import type { NoticeRecipient } from "../users/address-notices";
 import { getLiveUserOrThrow } from "../users/get-user";

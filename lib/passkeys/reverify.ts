@@ -2,7 +2,7 @@ import type { Database } from "@/db/client";
 import type { Actor } from "../audit/record-event";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
-import type { RequestContext } from "../http/request-context";
+import type { RequestContext } from "../operation/request-context";
 import { markReverified } from "../sessions/reverification";
 import type { ActiveSession } from "../sessions/resolve-session";
 import { acceptAssertion, assertionOptions, verifyAssertion } from "./assertions";

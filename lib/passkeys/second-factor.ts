@@ -2,7 +2,7 @@ import type { Database } from "@/db/client";
 import { invalidCode } from "../auth/one-time-codes";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
-import type { RequestContext } from "../http/request-context";
+import type { RequestContext } from "../operation/request-context";
 import { completeMfaChallenge } from "../mfa/complete-challenge";
 import { findMfaChallenge, mfaChallengeFailed, type MfaChallenge } from "../mfa/mfa-tokens";
 import type { Establishment } from "../sessions/establish-session";

@@ -3,7 +3,7 @@ import type { Database } from "@/db/client";
 import { users } from "@/db/schema";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
-import type { RequestContext } from "../http/request-context";
+import type { RequestContext } from "../operation/request-context";
 import { establishSession, type Establishment } from "../sessions/establish-session";
 import { acceptAssertion, assertionOptions, verifyAssertion } from "./assertions";
 import type { ChallengeBinding } from "./challenges";

@@ -1,8 +1,8 @@
 import type { Database } from "@/db/client";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
-import { ipRateLimitKey } from "../http/client-ip";
-import type { RequestContext } from "../http/request-context";
+import { ipRateLimitKey } from "../operation/client-ip";
+import type { RequestContext } from "../operation/request-context";
 import { consumeRateLimits } from "./consume";
 
 export type LimitedAction = "signUp" | "signIn" | "codeAttempts" | "emailSends" | "passkeyOptions" | "organizationInvitations";

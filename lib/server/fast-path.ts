@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { randomToken } from "../crypto/tokens";
 import { AppError } from "../errors";
 import { serviceUnavailableFor } from "../http/database-faults";
-import { logUnexpectedError } from "../http/log";
+import { logUnexpectedError } from "../log";
 import { problemResponse } from "../http/problem";
 import { requestIdFor } from "../http/request-id";
 import { resolveRoute } from "../http/route-table";

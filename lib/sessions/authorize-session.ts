@@ -1,7 +1,7 @@
 import type { Database } from "@/db/client";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
-import type { SessionLevel } from "../http/operation";
+import type { SessionLevel } from "../operation/operation";
 import { sessionState, type GateKey, type SessionState } from "./gates";
 import { assertRecentlyVerified } from "./reverification";
 import type { ActiveSession } from "./resolve-session";

@@ -3,7 +3,7 @@ import { serialize } from "cookie";
 import { publicUrl } from "../config/runtime";
 import { derivedKey } from "../crypto/master-key";
 import { safeEqual } from "../crypto/tokens";
-import { soleCookieValue } from "../http/cookie-header";
+import { soleCookieValue } from "../operation/cookie-header";
 
 export const SESSION_COOKIE = "__gh_session";
 export const SESSION_HINT_COOKIE = "__gh_session_hint";

@@ -6,7 +6,7 @@ import type { PendingPasswordReset } from "../auth/apply-password-reset";
 import { overtakenSignIn } from "./sign-in-generation";
 import { randomToken, sha256 } from "../crypto/tokens";
 import type { EnvironmentContext } from "../environments/context";
-import type { RequestContext } from "../http/request-context";
+import type { RequestContext } from "../operation/request-context";
 import { mintAccessToken, type MintedToken } from "../tokens/access-token";
 import type { UserRow } from "../users/serialize";
 import { issueMfaToken } from "../mfa/mfa-tokens";

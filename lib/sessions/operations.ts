@@ -1,4 +1,4 @@
-import { defineOperation } from "../http/operation";
+import { defineOperation } from "../operation/operation";
 import { pageQuery, userIdParams } from "../users/schemas";
 import { revokeAllResultSchema, sessionPageSchema, sessionParams } from "./schemas";
 
@@ -12,7 +12,8 @@ export const listUserSessionsOperation = defineOperation({
   summary: "List a user's sessions",
   description: "All sessions of the user (active, revoked and expired), newest first, keyset-paginated.",
   tags,
-  auth: "secretKey",
+  auth: "server",
+  operatorPermission: "read",
   params: userIdParams,
   query: pageQuery,
   response: { status: 200, description: "One page of sessions.", schema: sessionPageSchema },
@@ -25,7 +26,8 @@ export const revokeAllUserSessionsOperation = defineOperation({
   path: "/api/server/v1/users/{userId}/sessions",
   summary: "Revoke all of a user's sessions",
   tags,
-  auth: "secretKey",
+  auth: "server",
+  operatorPermission: "write",
   params: userIdParams,
   response: { status: 200, description: "How many active sessions were revoked.", schema: revokeAllResultSchema },
   errors: [...ON_USER],
@@ -38,7 +40,8 @@ export const revokeUserSessionOperation = defineOperation({
   summary: "Revoke one session",
   description: "Idempotent: 204 also when the session was already revoked or has expired. A session of another user is 404.",
   tags,
-  auth: "secretKey",
+  auth: "server",
+  operatorPermission: "write",
   params: sessionParams,
   response: { status: 204, description: "The session is revoked." },
   errors: [...ON_USER],

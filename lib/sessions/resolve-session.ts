@@ -5,7 +5,7 @@ import { preparedStatement } from "@/db/prepared";
 import { sessions, users } from "@/db/schema";
 import { sha256 } from "../crypto/tokens";
 import type { EnvironmentContext } from "../environments/context";
-import { soleCookieValue } from "../http/cookie-header";
+import { soleCookieValue } from "../operation/cookie-header";
 import type { UserRow } from "../users/serialize";
 import { SESSION_COOKIE, sessionCookieBound } from "./cookies";
 import type { SessionRow } from "./serialize";

@@ -1,5 +1,5 @@
 import { sessionEstablishedSchema } from "../auth/schemas";
-import { defineOperation } from "../http/operation";
+import { defineOperation } from "../operation/operation";
 import { establishWebSessionQuery, redeemNativeTicketBody, satelliteSyncQuery, startSatelliteSyncQuery } from "./schemas";
 
 const tags = ["Client: session"];

@@ -4,7 +4,7 @@ import { sessions, users } from "@/db/schema";
 import { invalidCode } from "../auth/one-time-codes";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
-import type { RequestContext } from "../http/request-context";
+import type { RequestContext } from "../operation/request-context";
 import { establishSession, type Establishment, type Proof } from "../sessions/establish-session";
 import { issuedAtCurrentGeneration } from "../sessions/sign-in-generation";
 import { idleBound } from "../sessions/resolve-session";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { randomToken, safeEqual } from "../crypto/tokens";
-import type { FlowCookie } from "../http/response-effects";
+import type { FlowCookie } from "../operation/response-effects";
 import { s256Challenge } from "./pkce";
 
 /**

@@ -1,4 +1,4 @@
-import { defineOperation } from "../http/operation";
+import { defineOperation } from "../operation/operation";
 import {
   createJwtTemplateBody,
   jwtTemplateListSchema,
@@ -16,7 +16,8 @@ export const listJwtTemplatesOperation = defineOperation({
   path: "/api/server/v1/jwt-templates",
   summary: "List JWT templates",
   tags,
-  auth: "secretKey",
+  auth: "server",
+  operatorPermission: "read",
   response: { status: 200, description: "Every template of the environment, by name.", schema: jwtTemplateListSchema },
   errors: ["unauthorized"],
 });
@@ -29,7 +30,8 @@ export const createJwtTemplateOperation = defineOperation({
   description:
     "A named set of claims that clients mint tokens from with `POST /_svc/auth/token/{templateName}`. Reserved claims, `{{user.private_metadata}}`, `__proto__` keys and claims over 4096 bytes are refused with 400.",
   tags,
-  auth: "secretKey",
+  auth: "server",
+  operatorPermission: "write",
   body: createJwtTemplateBody,
   response: { status: 201, description: "The created template.", schema: jwtTemplateSchema },
   errors: ["invalid_request", "unauthorized", "identifier_exists", "payload_too_large"],
@@ -41,7 +43,8 @@ export const getJwtTemplateOperation = defineOperation({
   path: "/api/server/v1/jwt-templates/{templateId}",
   summary: "Get a JWT template",
   tags,
-  auth: "secretKey",
+  auth: "server",
+  operatorPermission: "read",
   params: templateIdParams,
   response: { status: 200, description: "The template.", schema: jwtTemplateSchema },
   errors: [...ON_TEMPLATE],
@@ -54,7 +57,8 @@ export const updateJwtTemplateOperation = defineOperation({
   summary: "Update a JWT template",
   description: "Changes the name, replaces the claims as a whole, or sets the lifetime; the same rules as creation apply.",
   tags,
-  auth: "secretKey",
+  auth: "server",
+  operatorPermission: "write",
   params: templateIdParams,
   body: updateJwtTemplateBody,
   response: { status: 200, description: "The updated template.", schema: jwtTemplateSchema },
@@ -68,7 +72,8 @@ export const deleteJwtTemplateOperation = defineOperation({
   summary: "Delete a JWT template",
   description: "Tokens already minted from it stay valid until they expire.",
   tags,
-  auth: "secretKey",
+  auth: "server",
+  operatorPermission: "write",
   params: templateIdParams,
   response: { status: 204, description: "The template is deleted." },
   errors: [...ON_TEMPLATE],

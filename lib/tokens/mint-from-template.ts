@@ -4,7 +4,7 @@ import { AppError } from "../errors";
 import { isPlainObject } from "../json/deep-merge";
 import type { ActiveSession } from "../sessions/resolve-session";
 import { mintAccessToken } from "./access-token";
-import type { RequestContext } from "../http/request-context";
+import type { RequestContext } from "../operation/request-context";
 import { findJwtTemplateByName } from "./jwt-templates";
 import type { AccessToken } from "./schemas";
 import { shortcodeContext, resolveShortcodes } from "./shortcodes";

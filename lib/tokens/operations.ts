@@ -1,4 +1,4 @@
-import { defineOperation } from "../http/operation";
+import { defineOperation } from "../operation/operation";
 import { templateNameParams } from "./jwt-template-schemas";
 import { accessTokenSchema, jwksSchema, openIdConfigurationSchema, rotatedSigningKeySchema } from "./schemas";
 
@@ -89,7 +89,8 @@ export const rotateSigningKeyOperation = defineOperation({
   description:
     "Creates a new signing key and retires the current one in one transaction. New tokens carry the new `kid`; the old key stays in the JWKS until the tokens it signed have expired (24 h, the longest template lifetime).",
   tags,
-  auth: "secretKey",
+  auth: "server",
+  operatorPermission: "write",
   response: { status: 200, description: "The new current key.", schema: rotatedSigningKeySchema },
   errors: ["unauthorized"],
 });

@@ -2,7 +2,7 @@ import type { Database } from "@/db/client";
 import type { EnvironmentContext } from "../environments/context";
 import type { ActiveSession } from "../sessions/resolve-session";
 import { mintAccessToken } from "./access-token";
-import type { RequestContext } from "../http/request-context";
+import type { RequestContext } from "../operation/request-context";
 import type { AccessToken } from "./schemas";
 
 /**

@@ -6,7 +6,7 @@ import { emailEnvironment, emailLocale } from "../email/environment-branding";
 import { sendEmail } from "../email/send-email";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
-import type { RequestContext } from "../http/request-context";
+import type { RequestContext } from "../operation/request-context";
 import type { ActiveSession } from "../sessions/resolve-session";
 import { deleteUser } from "./delete-user";
 

@@ -12,8 +12,8 @@ import type { EnvironmentContext } from "../environments/context";
 import { environmentUrl, linkBase } from "../environments/environment-links";
 import { AppError } from "../errors";
 import type { ActiveSession } from "../sessions/resolve-session";
-import type { RequestContext } from "../http/request-context";
-import { SeeOther } from "../http/see-other";
+import type { RequestContext } from "../operation/request-context";
+import { SeeOther } from "../operation/see-other";
 
 export const VERIFICATION_LINK_MINUTES = 24 * 60;
 

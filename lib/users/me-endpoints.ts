@@ -1,6 +1,6 @@
 import { getDb } from "@/db/client";
 import { changePassword, passwordStatus } from "../auth/change-password";
-import { endpoint } from "../http/pipeline";
+import { endpoint } from "../operation/endpoint";
 import { listMySessions, revokeMySession, revokeOtherSessions } from "../sessions/my-sessions";
 import { confirmAccountDeletion, requestAccountDeletion } from "./account-deletion";
 import { downloadDataExport, listDataRequests, openDataExportLink, requestDataExport } from "./data-requests";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { acknowledgedSchema } from "../auth/schemas";
 import { changePasswordBody, passwordStatusSchema } from "../auth/change-password";
-import { defineOperation } from "../http/operation";
+import { defineOperation } from "../operation/operation";
 import { mySessionSchema, mySessionsSchema } from "../sessions/my-sessions";
 import { revokeAllResultSchema } from "../sessions/schemas";
 import { clientUserSchema } from "./schemas";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EnvironmentContext } from "@/lib/environments/context";
 import { defaultSettings } from "@/lib/environments/settings";
 import { linkBase } from "@/lib/environments/environment-links";
-import { safeRedirect } from "@/lib/http/safe-redirect";
+import { safeRedirect } from "@/lib/flows/safe-redirect";
 
 const environment: EnvironmentContext = {
   id: "00000000-0000-4000-8000-000000000001",

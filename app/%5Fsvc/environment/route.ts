@@ -1,10 +1,9 @@
-import { getEnvironmentOperation } from "@/lib/auth/operations";
-import { toPublicEnvironment } from "@/lib/environments/public-environment";
+import { getEnvironmentEndpoint } from "@/lib/auth/client-endpoints";
 import { unsupportedMethods } from "@/lib/http/method-not-allowed";
-import { clientPreflight, clientRoute } from "@/lib/http/route";
+import { route, clientPreflight } from "@/lib/http/route";
 
 // GET /_svc/environment — public settings an SDK needs
-export const GET = clientRoute(getEnvironmentOperation, async ({ environment }) => toPublicEnvironment(environment));
+export const GET = route(getEnvironmentEndpoint);
 
 export const OPTIONS = clientPreflight;
 

@@ -1,9 +1,9 @@
-import { getLegalOperation } from "@/lib/auth/operations";
+import { getLegalEndpoint } from "@/lib/auth/client-endpoints";
 import { unsupportedMethods } from "@/lib/http/method-not-allowed";
-import { clientPreflight, clientRoute } from "@/lib/http/route";
+import { route, clientPreflight } from "@/lib/http/route";
 
 // GET /_svc/legal — whether consent is required, and the documents
-export const GET = clientRoute(getLegalOperation, async ({ environment }) => ({ ...environment.settings.legal }));
+export const GET = route(getLegalEndpoint);
 
 export const OPTIONS = clientPreflight;
 

@@ -4,11 +4,11 @@ import { ConsentForm } from "@/components/hosted/consent-form";
 import { HostedShell } from "@/components/hosted/hosted-shell";
 import { SignOutForm } from "@/components/hosted/sign-out-form";
 import { Card } from "@/components/ui/card";
-import { nextStepUrl } from "@/lib/hosted/continue-url";
+import { nextStepUrl } from "@/lib/flows/flow-target";
 import { loadHostedPage } from "@/lib/hosted/hosted-context";
 import { format } from "@/lib/hosted/i18n/messages";
 import { hostedMetadata, type HostedPageProps } from "@/lib/hosted/page-metadata";
-import { hostedHref, hostedFlowFromSearch } from "@/lib/hosted/hosted-flow";
+import { hostedHref, hostedFlowFromSearch } from "@/lib/flows/hosted-flow";
 import { sessionState } from "@/lib/sessions/gates";
 
 export const generateMetadata = (props: HostedPageProps) => hostedMetadata(props, (t) => t.consent.title);

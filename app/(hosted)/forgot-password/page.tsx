@@ -3,7 +3,7 @@ import { ForgotPasswordForm } from "@/components/hosted/password-reset-forms";
 import { Card } from "@/components/ui/card";
 import { loadHostedPage } from "@/lib/hosted/hosted-context";
 import { hostedMetadata, type HostedPageProps } from "@/lib/hosted/page-metadata";
-import { hostedHref, hostedFlowFromSearch } from "@/lib/hosted/hosted-flow";
+import { hostedHref, hostedFlowFromSearch } from "@/lib/flows/hosted-flow";
 
 export const generateMetadata = (props: HostedPageProps) => hostedMetadata(props, (t) => t.forgot.title);
 

@@ -6,7 +6,7 @@ import { Card } from "@/components/ui/card";
 import { loadHostedPage } from "@/lib/hosted/hosted-context";
 import type { Messages } from "@/lib/hosted/i18n/messages";
 import { hostedMetadata, type HostedPageProps } from "@/lib/hosted/page-metadata";
-import { hostedHref, hostedFlowFromSearch, searchParam } from "@/lib/hosted/hosted-flow";
+import { hostedHref, hostedFlowFromSearch, searchParam } from "@/lib/flows/hosted-flow";
 
 export const generateMetadata = (props: HostedPageProps) => hostedMetadata(props, (t) => t.oauth.errorTitle);
 

@@ -4,7 +4,7 @@ import { Card } from "@/components/ui/card";
 import { pendingResetEmail } from "@/lib/hosted/flow-cookies";
 import { loadHostedPage } from "@/lib/hosted/hosted-context";
 import { hostedMetadata, type HostedPageProps } from "@/lib/hosted/page-metadata";
-import { hostedHref, hostedFlowFromSearch } from "@/lib/hosted/hosted-flow";
+import { hostedHref, hostedFlowFromSearch } from "@/lib/flows/hosted-flow";
 
 export const generateMetadata = (props: HostedPageProps) => hostedMetadata(props, (t) => t.reset.title);
 

@@ -10,7 +10,7 @@ import { passkeySecondFactorAction, passkeySecondFactorOptionsAction } from "@/l
 import { continueUrlForSession } from "@/lib/hosted/continue-url";
 import { pendingMfaFlow } from "@/lib/hosted/flow-cookies";
 import { loadHostedPage } from "@/lib/hosted/hosted-context";
-import { hostedFlowFields, hostedFlowFromSearch, hostedHref, searchParam } from "@/lib/hosted/hosted-flow";
+import { hostedFlowFields, hostedFlowFromSearch, hostedHref, searchParam } from "@/lib/flows/hosted-flow";
 import { hostedMetadata, type HostedPageProps } from "@/lib/hosted/page-metadata";
 
 export const generateMetadata = (props: HostedPageProps) => hostedMetadata(props, (t) => t.secondFactor.title);

@@ -8,7 +8,7 @@ import { continueUrlForSession } from "@/lib/hosted/continue-url";
 import { loadHostedPage } from "@/lib/hosted/hosted-context";
 import { format } from "@/lib/hosted/i18n/messages";
 import { hostedMetadata, type HostedPageProps } from "@/lib/hosted/page-metadata";
-import { hostedHref, hostedFlowFromSearch } from "@/lib/hosted/hosted-flow";
+import { hostedHref, hostedFlowFromSearch } from "@/lib/flows/hosted-flow";
 import { providerButtonProps } from "@/lib/hosted/provider-buttons";
 
 export const generateMetadata = (props: HostedPageProps) => hostedMetadata(props, (t) => t.signUp.title);

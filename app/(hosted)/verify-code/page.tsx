@@ -7,7 +7,7 @@ import { pendingSignUp, resendCooldown } from "@/lib/hosted/flow-cookies";
 import { loadHostedPage } from "@/lib/hosted/hosted-context";
 import { format } from "@/lib/hosted/i18n/messages";
 import { hostedMetadata, type HostedPageProps } from "@/lib/hosted/page-metadata";
-import { hostedHref, hostedFlowFromSearch } from "@/lib/hosted/hosted-flow";
+import { hostedHref, hostedFlowFromSearch } from "@/lib/flows/hosted-flow";
 
 export const generateMetadata = (props: HostedPageProps) => hostedMetadata(props, (t) => t.verifyCode.title);
 

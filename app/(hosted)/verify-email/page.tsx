@@ -6,11 +6,11 @@ import { VerifyEmailForms } from "@/components/hosted/verify-email-forms";
 import { Alert } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
 import { TextLink } from "@/components/ui/text-link";
-import { nextStepUrl } from "@/lib/hosted/continue-url";
+import { nextStepUrl } from "@/lib/flows/flow-target";
 import { loadHostedPage } from "@/lib/hosted/hosted-context";
 import { format } from "@/lib/hosted/i18n/messages";
 import { hostedMetadata, type HostedPageProps } from "@/lib/hosted/page-metadata";
-import { hostedHref, hostedFlowFromSearch } from "@/lib/hosted/hosted-flow";
+import { hostedHref, hostedFlowFromSearch } from "@/lib/flows/hosted-flow";
 import { sessionState } from "@/lib/sessions/gates";
 
 export const generateMetadata = (props: HostedPageProps) => hostedMetadata(props, (t) => t.verifyEmail.title);

@@ -1,10 +1,9 @@
 import { unsupportedMethods } from "@/lib/http/method-not-allowed";
-import { clientPreflight, clientRoute } from "@/lib/http/route";
-import { openIdConfiguration } from "@/lib/tokens/discovery";
-import { getRootOpenIdConfigurationOperation } from "@/lib/tokens/operations";
+import { route, clientPreflight } from "@/lib/http/route";
+import { getRootOpenIdConfigurationEndpoint } from "@/lib/tokens/client-endpoints";
 
 // GET /.well-known/openid-configuration — the same discovery document at the root, for tools that look only there
-export const GET = clientRoute(getRootOpenIdConfigurationOperation, openIdConfiguration);
+export const GET = route(getRootOpenIdConfigurationEndpoint);
 
 export const OPTIONS = clientPreflight;
 

@@ -1,6 +1,6 @@
 import { identityListAction } from "@/lib/hosted/actions/identities";
 import { format, type Messages } from "@/lib/hosted/i18n/messages";
-import { hostedFlowFields, type HostedFlow } from "@/lib/hosted/hosted-flow";
+import { hostedFlowFields, type HostedFlow } from "@/lib/flows/hosted-flow";
 import type { ConnectLinks } from "@/lib/identities/connect-links";
 import type { IdentityView } from "@/lib/identities/schemas";
 import { ActionForm } from "@/components/ui/action-form";

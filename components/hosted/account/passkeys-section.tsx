@@ -1,6 +1,6 @@
 import { passkeyListAction, passkeyRegistrationOptionsAction, registerPasskeyAction } from "@/lib/hosted/actions/passkeys";
 import { format, type Messages } from "@/lib/hosted/i18n/messages";
-import { hostedFlowFields, type HostedFlow } from "@/lib/hosted/hosted-flow";
+import { hostedFlowFields, type HostedFlow } from "@/lib/flows/hosted-flow";
 import { ActionForm } from "@/components/ui/action-form";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";

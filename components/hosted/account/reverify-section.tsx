@@ -2,7 +2,7 @@ import type { ConnectLink } from "@/lib/identities/connect-links";
 import { passkeyReverifyAction, passkeyReverifyOptionsAction } from "@/lib/hosted/actions/passkeys";
 import { reverifyAction } from "@/lib/hosted/actions/reverify";
 import { format, type Messages } from "@/lib/hosted/i18n/messages";
-import { hostedFlowFields, type HostedFlow } from "@/lib/hosted/hosted-flow";
+import { hostedFlowFields, type HostedFlow } from "@/lib/flows/hosted-flow";
 import { ActionForm } from "@/components/ui/action-form";
 import { ButtonLink } from "@/components/ui/button-link";
 import { Card } from "@/components/ui/card";

@@ -2,7 +2,7 @@ import { sessionsAction } from "@/lib/hosted/actions/sessions";
 import { describeDevice } from "@/lib/hosted/describe-device";
 import { dateTimeFormat } from "@/lib/hosted/format-date";
 import { format, type Locale, type Messages } from "@/lib/hosted/i18n/messages";
-import { hostedFlowFields, type HostedFlow } from "@/lib/hosted/hosted-flow";
+import { hostedFlowFields, type HostedFlow } from "@/lib/flows/hosted-flow";
 import { ActionForm } from "@/components/ui/action-form";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";

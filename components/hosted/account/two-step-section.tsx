@@ -1,6 +1,6 @@
 import { turnOffTwoStepAction, twoStepAction } from "@/lib/hosted/actions/two-step";
 import { format, type Messages } from "@/lib/hosted/i18n/messages";
-import { hostedFlowFields, type HostedFlow } from "@/lib/hosted/hosted-flow";
+import { hostedFlowFields, type HostedFlow } from "@/lib/flows/hosted-flow";
 import { ActionForm } from "@/components/ui/action-form";
 import { Card } from "@/components/ui/card";
 import { FormActions } from "@/components/ui/form-actions";

@@ -1,5 +1,5 @@
 import { createOrganizationAction } from "@/lib/hosted/actions/organizations";
-import { hostedFlowFields, hostedHref, type HostedFlow } from "@/lib/hosted/hosted-flow";
+import { hostedFlowFields, hostedHref, type HostedFlow } from "@/lib/flows/hosted-flow";
 import type { Messages } from "@/lib/hosted/i18n/messages";
 import { ActionForm } from "@/components/ui/action-form";
 import { Alert } from "@/components/ui/alert";

@@ -1,5 +1,5 @@
 import { acceptInvitationAction, signUpFromInvitationAction } from "@/lib/hosted/actions/organizations";
-import { hostedFlowFields, hostedHref, type HostedFlow } from "@/lib/hosted/hosted-flow";
+import { hostedFlowFields, hostedHref, type HostedFlow } from "@/lib/flows/hosted-flow";
 import { format, type Messages } from "@/lib/hosted/i18n/messages";
 import type { InvitationLanding as Landing } from "@/lib/hosted/invitation-landing";
 import { ActionForm } from "@/components/ui/action-form";

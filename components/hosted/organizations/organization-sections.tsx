@@ -1,5 +1,5 @@
 import { invitationsAction, inviteAction, leaveOrganizationAction, membersAction } from "@/lib/hosted/actions/organizations";
-import { hostedFlowFields, hostedHref, type HostedFlow } from "@/lib/hosted/hosted-flow";
+import { hostedFlowFields, hostedHref, type HostedFlow } from "@/lib/flows/hosted-flow";
 import { format, type Messages } from "@/lib/hosted/i18n/messages";
 import { INVITATION_LIFETIME_DAYS } from "@/lib/organizations/invitations";
 import { mayManageRole } from "@/lib/organizations/role-authority";

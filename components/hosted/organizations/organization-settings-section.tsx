@@ -1,5 +1,5 @@
 import { deleteOrganizationAction, organizationSettingsAction } from "@/lib/hosted/actions/organizations";
-import { hostedFlowFields, type HostedFlow } from "@/lib/hosted/hosted-flow";
+import { hostedFlowFields, type HostedFlow } from "@/lib/flows/hosted-flow";
 import { format, type Messages } from "@/lib/hosted/i18n/messages";
 import { ActionForm } from "@/components/ui/action-form";
 import { Card } from "@/components/ui/card";

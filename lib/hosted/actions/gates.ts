@@ -3,10 +3,10 @@
 import { redirect } from "next/navigation";
 import { acceptLegalEndpoint, bootProbeEndpoint } from "../../auth/endpoints";
 import { resendVerificationEndpoint } from "../../users/me-endpoints";
-import { nextStepUrl } from "../continue-url";
+import { nextStepUrl } from "../../flows/flow-target";
 import { fieldErrorState } from "../form-errors";
 import { messageErrorState, successState, type FormState } from "../form-state";
-import { hostedHref } from "../hosted-flow";
+import { hostedHref } from "../../flows/hosted-flow";
 import { format } from "../i18n/messages";
 import { runOperationAction } from "../run-action";
 

@@ -8,8 +8,9 @@ import {
   startTotpEnrollmentEndpoint,
 } from "../../mfa/endpoints";
 import { sessionState } from "../../sessions/gates";
-import { nextStepUrl } from "../continue-url";
-import { currentMfaFlow, rememberMfaFlow, type MfaFlow } from "../flow-cookies";
+import { nextStepUrl } from "../../flows/flow-target";
+import { currentMfaFlow, rememberMfaFlow } from "../flow-cookies";
+import { type MfaFlow } from "../../flows/mfa-flow";
 import { fieldErrorState } from "../form-errors";
 import { formText, messageErrorState, successState, type FormState } from "../form-state";
 import type { Messages } from "../i18n/messages";

@@ -20,7 +20,7 @@ import {
 } from "../../organizations/invitations-endpoints";
 import { fieldErrorState } from "../form-errors";
 import { formText, messageErrorState, successState, type FormState } from "../form-state";
-import { hostedHref, type HostedFlow } from "../hosted-flow";
+import { hostedHref, type HostedFlow } from "../../flows/hosted-flow";
 import { format, type Messages } from "../i18n/messages";
 import { readInvitationLanding } from "../invitation-landing";
 import { setActiveOrganizationEndpoint } from "../../organizations/active-organization-endpoints";

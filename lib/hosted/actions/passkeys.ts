@@ -19,7 +19,7 @@ import { continueAfterSignIn } from "../continue-url";
 import { pendingMfaFlow } from "../flow-cookies";
 import { fieldErrorState } from "../form-errors";
 import { formText, messageErrorState, successState, type FormState } from "../form-state";
-import { hostedHref } from "../hosted-flow";
+import { hostedHref } from "../../flows/hosted-flow";
 import type { Messages } from "../i18n/messages";
 import type { PasskeyOptionsState } from "../passkey-ceremony-state";
 import { runHostedAction, runOperationAction, type ActionContext } from "../run-action";

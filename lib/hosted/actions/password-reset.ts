@@ -5,7 +5,7 @@ import { forgotPasswordEndpoint, resetPasswordEndpoint } from "../../auth/endpoi
 import { continueAfterSignIn } from "../continue-url";
 import { forgetResetEmail, rememberResetEmail } from "../flow-cookies";
 import { formText, type FormState } from "../form-state";
-import { hostedHref } from "../hosted-flow";
+import { hostedHref } from "../../flows/hosted-flow";
 import { runOperationAction } from "../run-action";
 
 /** "Forgot password": always moves on to the code page, whether or not the address has an account. */

@@ -3,7 +3,7 @@
 import { redirect } from "next/navigation";
 import { reverifyEndpoint } from "../../auth/endpoints";
 import { formText, type FormState } from "../form-state";
-import { hostedHref } from "../hosted-flow";
+import { hostedHref } from "../../flows/hosted-flow";
 import { runOperationAction } from "../run-action";
 import { postedCode } from "../totp-form";
 

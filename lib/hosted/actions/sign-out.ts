@@ -3,7 +3,7 @@
 import { redirect } from "next/navigation";
 import { logoutEndpoint } from "../../auth/endpoints";
 import type { FormState } from "../form-state";
-import { hostedHref } from "../hosted-flow";
+import { hostedHref } from "../../flows/hosted-flow";
 import { runOperationAction } from "../run-action";
 
 /**

@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import { signUpEndpoint } from "../../auth/endpoints";
 import { rememberSignUp } from "../flow-cookies";
 import { formText, type FormState } from "../form-state";
-import { hostedHref } from "../hosted-flow";
+import { hostedHref } from "../../flows/hosted-flow";
 import { runOperationAction } from "../run-action";
 
 /** The CAPTCHA answer: Turnstile's widget posts `cf-turnstile-response`; the test provider's field is `captchaToken`. */

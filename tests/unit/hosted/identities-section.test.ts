@@ -5,7 +5,7 @@ import { IdentitiesSection, type LinkOutcome } from "@/components/hosted/account
 import { getDb } from "@/db/client";
 import { findEnvironment, type EnvironmentContext } from "@/lib/environments/context";
 import { messagesFor, type Locale } from "@/lib/hosted/i18n/messages";
-import type { HostedFlow } from "@/lib/hosted/hosted-flow";
+import type { HostedFlow } from "@/lib/flows/hosted-flow";
 import { connectLinks, reverifyLinks, type ConnectLinks } from "@/lib/identities/connect-links";
 import type { IdentityView } from "@/lib/identities/schemas";
 import type { ActiveSession } from "@/lib/sessions/resolve-session";

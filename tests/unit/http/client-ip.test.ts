@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { clientIp, fromLoopback } from "@/lib/http/client-ip";
+import { clientIp, fromLoopback } from "@/lib/operation/client-ip";
 
 const withChain = (chain: string) => new Request("http://localhost/", { headers: { "x-forwarded-for": chain } });
 

@@ -1,11 +1,9 @@
-import { getDb } from "@/db/client";
 import { unsupportedMethods } from "@/lib/http/method-not-allowed";
-import { clientPreflight, clientRoute } from "@/lib/http/route";
-import { publishedJwks } from "@/lib/tokens/jwks";
-import { getJwksOperation } from "@/lib/tokens/operations";
+import { route, clientPreflight } from "@/lib/http/route";
+import { getJwksEndpoint } from "@/lib/tokens/client-endpoints";
 
 // GET /_svc/.well-known/jwks.json — the environment's public signing keys
-export const GET = clientRoute(getJwksOperation, ({ environment }) => publishedJwks(getDb(), environment.id));
+export const GET = route(getJwksEndpoint);
 
 export const OPTIONS = clientPreflight;
 

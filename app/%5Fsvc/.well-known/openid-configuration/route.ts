@@ -1,10 +1,9 @@
 import { unsupportedMethods } from "@/lib/http/method-not-allowed";
-import { clientPreflight, clientRoute } from "@/lib/http/route";
-import { openIdConfiguration } from "@/lib/tokens/discovery";
-import { getOpenIdConfigurationOperation } from "@/lib/tokens/operations";
+import { route, clientPreflight } from "@/lib/http/route";
+import { getOpenIdConfigurationEndpoint } from "@/lib/tokens/client-endpoints";
 
 // GET /_svc/.well-known/openid-configuration — OIDC discovery at `{issuer}/.well-known/...`
-export const GET = clientRoute(getOpenIdConfigurationOperation, openIdConfiguration);
+export const GET = route(getOpenIdConfigurationEndpoint);
 
 export const OPTIONS = clientPreflight;
 

@@ -1,13 +1,9 @@
-import { getDb } from "@/db/client";
 import { unsupportedMethods } from "@/lib/http/method-not-allowed";
-import { clientPreflight, sessionRoute } from "@/lib/http/route";
-import { refreshTokenOperation } from "@/lib/tokens/operations";
-import { refreshAccessToken } from "@/lib/tokens/refresh-access-token";
+import { route, clientPreflight } from "@/lib/http/route";
+import { refreshTokenEndpoint } from "@/lib/tokens/client-endpoints";
 
 // POST /_svc/auth/token — a fresh access token for the current session
-export const POST = sessionRoute(refreshTokenOperation, ({ environment, session, context }) =>
-  refreshAccessToken(getDb(), environment, session, context),
-);
+export const POST = route(refreshTokenEndpoint);
 
 export const OPTIONS = clientPreflight;
 

@@ -4,7 +4,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { getDb } from "@/db/client";
 import { loadHostedPage } from "@/lib/hosted/hosted-context";
-import { hostedHref, hostedFlowFromSearch, searchParam } from "@/lib/hosted/hosted-flow";
+import { hostedHref, hostedFlowFromSearch, searchParam } from "@/lib/flows/hosted-flow";
 import { format } from "@/lib/hosted/i18n/messages";
 import { hostedMetadata, type HostedPageProps } from "@/lib/hosted/page-metadata";
 import { findLiveDataExport } from "@/lib/users/data-requests";

@@ -5,7 +5,7 @@ import { Card } from "@/components/ui/card";
 import { loadHostedPage } from "@/lib/hosted/hosted-context";
 import { format } from "@/lib/hosted/i18n/messages";
 import { hostedMetadata, type HostedPageProps } from "@/lib/hosted/page-metadata";
-import { hostedHref, searchParam, hostedFlowFromSearch } from "@/lib/hosted/hosted-flow";
+import { hostedHref, searchParam, hostedFlowFromSearch } from "@/lib/flows/hosted-flow";
 
 // The token in this page's URL must not leak to other sites through the Referer header.
 export const generateMetadata = (props: HostedPageProps) => hostedMetadata(props, (t) => t.deleteConfirm.title, { referrer: "no-referrer" });

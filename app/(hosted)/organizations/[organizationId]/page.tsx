@@ -7,10 +7,10 @@ import { SettingsSection } from "@/components/hosted/organizations/organization-
 import { Card } from "@/components/ui/card";
 import { TextLink } from "@/components/ui/text-link";
 import { AppError } from "@/lib/errors";
-import { nextStepUrl } from "@/lib/hosted/continue-url";
+import { nextStepUrl } from "@/lib/flows/flow-target";
 import { dateTimeFormat } from "@/lib/hosted/format-date";
 import { loadHostedPage } from "@/lib/hosted/hosted-context";
-import { hostedFlowFromSearch, hostedHref, searchParam, type SearchParams } from "@/lib/hosted/hosted-flow";
+import { hostedFlowFromSearch, hostedHref, searchParam, type SearchParams } from "@/lib/flows/hosted-flow";
 import { format } from "@/lib/hosted/i18n/messages";
 import { hostedMetadata } from "@/lib/hosted/page-metadata";
 import { listInvitations } from "@/lib/organizations/invitations";

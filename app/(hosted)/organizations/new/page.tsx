@@ -2,9 +2,9 @@ import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { HostedShell } from "@/components/hosted/hosted-shell";
 import { CreateOrganizationForm } from "@/components/hosted/organizations/create-organization-form";
-import { nextStepUrl } from "@/lib/hosted/continue-url";
+import { nextStepUrl } from "@/lib/flows/flow-target";
 import { loadHostedPage } from "@/lib/hosted/hosted-context";
-import { hostedFlowFromSearch, hostedHref } from "@/lib/hosted/hosted-flow";
+import { hostedFlowFromSearch, hostedHref } from "@/lib/flows/hosted-flow";
 import { hostedMetadata, type HostedPageProps } from "@/lib/hosted/page-metadata";
 import { sessionState } from "@/lib/sessions/gates";
 

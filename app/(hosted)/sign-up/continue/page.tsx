@@ -11,7 +11,7 @@ import { requestContextOf } from "@/lib/http/request-context";
 import { requestIdFor } from "@/lib/http/request-id";
 import { format } from "@/lib/hosted/i18n/messages";
 import { hostedMetadata, type HostedPageProps } from "@/lib/hosted/page-metadata";
-import { hostedHref, hostedFlowFromSearch, searchParam } from "@/lib/hosted/hosted-flow";
+import { hostedHref, hostedFlowFromSearch, searchParam } from "@/lib/flows/hosted-flow";
 import { describeContinuation, type ContinuationView } from "@/lib/oauth/signup-continuation";
 
 export const generateMetadata = (props: HostedPageProps) => hostedMetadata(props, (t) => t.oauth.continueTitle);

@@ -7,7 +7,7 @@ import { AppError } from "@/lib/errors";
 import { loadHostedPage } from "@/lib/hosted/hosted-context";
 import { format } from "@/lib/hosted/i18n/messages";
 import { hostedMetadata, type HostedPageProps } from "@/lib/hosted/page-metadata";
-import { hostedHref, searchParam, hostedFlowFromSearch } from "@/lib/hosted/hosted-flow";
+import { hostedHref, searchParam, hostedFlowFromSearch } from "@/lib/flows/hosted-flow";
 import { inspectVerificationLink } from "@/lib/users/email-verification";
 
 // The token in this page's URL must not leak to other sites through the Referer header.

@@ -2,7 +2,7 @@ import { getDb } from "@/db/client";
 import { mailboxOpenTo } from "@/lib/email/email-settings";
 import { listMailboxMessages } from "@/lib/email/mailbox";
 import { serviceUnavailableFor } from "@/lib/http/database-faults";
-import { logUnexpectedError } from "@/lib/http/log";
+import { logUnexpectedError } from "@/lib/log";
 import { unsupportedMethods } from "@/lib/http/method-not-allowed";
 import { apiNotFound } from "@/lib/http/not-found";
 import { problemFor, problemResponse } from "@/lib/http/problem";

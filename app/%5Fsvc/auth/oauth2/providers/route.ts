@@ -1,11 +1,9 @@
-import { getDb } from "@/db/client";
 import { unsupportedMethods } from "@/lib/http/method-not-allowed";
-import { clientPreflight, clientRoute } from "@/lib/http/route";
-import { listPublicOAuthProviders } from "@/lib/oauth/provider-buttons";
-import { listPublicOAuthProvidersOperation } from "@/lib/oauth/provider-operations";
+import { route, clientPreflight } from "@/lib/http/route";
+import { listPublicOAuthProvidersEndpoint } from "@/lib/oauth/client-endpoints";
 
 // GET /_svc/auth/oauth2/providers — the enabled sign-in providers (no secrets)
-export const GET = clientRoute(listPublicOAuthProvidersOperation, ({ environment }) => listPublicOAuthProviders(getDb(), environment.id));
+export const GET = route(listPublicOAuthProvidersEndpoint);
 
 export const OPTIONS = clientPreflight;
 

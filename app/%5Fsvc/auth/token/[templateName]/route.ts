@@ -1,13 +1,9 @@
-import { getDb } from "@/db/client";
 import { unsupportedMethods } from "@/lib/http/method-not-allowed";
-import { clientPreflight, sessionRoute } from "@/lib/http/route";
-import { mintFromTemplate } from "@/lib/tokens/mint-from-template";
-import { mintTemplateTokenOperation } from "@/lib/tokens/operations";
+import { route, clientPreflight } from "@/lib/http/route";
+import { mintTemplateTokenEndpoint } from "@/lib/tokens/client-endpoints";
 
 // POST /_svc/auth/token/{templateName} — mint a token from a JWT template
-export const POST = sessionRoute(mintTemplateTokenOperation, ({ environment, session, params, context }) =>
-  mintFromTemplate(getDb(), environment, session, params.templateName, context),
-);
+export const POST = route(mintTemplateTokenEndpoint);
 
 export const OPTIONS = clientPreflight;
 

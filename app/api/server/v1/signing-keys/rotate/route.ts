@@ -1,13 +1,9 @@
-import { getDb } from "@/db/client";
 import { unsupportedMethods } from "@/lib/http/method-not-allowed";
-import { serverRoute } from "@/lib/http/route";
-import { rotateSigningKeyOperation } from "@/lib/tokens/operations";
-import { rotateSigningKey } from "@/lib/tokens/rotate-signing-key";
+import { route } from "@/lib/http/route";
+import { rotateSigningKeyEndpoint } from "@/lib/tokens/server-endpoints";
 
 // POST /api/server/v1/signing-keys/rotate — make a new signing key current
-export const POST = serverRoute(rotateSigningKeyOperation, ({ environment, actor }) =>
-  rotateSigningKey(getDb(), environment.id, actor),
-);
+export const POST = route(rotateSigningKeyEndpoint);
 
 // Any other method — 405 problem+json with Allow
 export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = unsupportedMethods({ POST });

@@ -1,13 +1,9 @@
-import { getDb } from "@/db/client";
 import { unsupportedMethods } from "@/lib/http/method-not-allowed";
-import { serverRoute } from "@/lib/http/route";
-import { searchUsersOperation } from "@/lib/users/operations";
-import { searchUsers } from "@/lib/users/search-users";
+import { route } from "@/lib/http/route";
+import { searchUsersEndpoint } from "@/lib/users/server-endpoints";
 
 // POST /api/server/v1/users/search — filter and page through users
-export const POST = serverRoute(searchUsersOperation, ({ environment, body, query }) =>
-  searchUsers(getDb(), environment.id, body, query),
-);
+export const POST = route(searchUsersEndpoint);
 
 // Any other method — 405 problem+json with Allow
 export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = unsupportedMethods({ POST });

@@ -1,13 +1,9 @@
-import { getDb } from "@/db/client";
 import { unsupportedMethods } from "@/lib/http/method-not-allowed";
-import { serverRoute } from "@/lib/http/route";
-import { updateUserMetadataOperation } from "@/lib/users/operations";
-import { updateUserMetadata } from "@/lib/users/update-metadata";
+import { route } from "@/lib/http/route";
+import { updateUserMetadataEndpoint } from "@/lib/users/server-endpoints";
 
 // PATCH /api/server/v1/users/{userId}/metadata — deep-merge metadata bags
-export const PATCH = serverRoute(updateUserMetadataOperation, ({ environment, params, body, actor }) =>
-  updateUserMetadata(getDb(), environment.id, params.userId, body, actor),
-);
+export const PATCH = route(updateUserMetadataEndpoint);
 
 // Any other method — 405 problem+json with Allow
 export const { GET, HEAD, POST, PUT, DELETE, OPTIONS } = unsupportedMethods({ PATCH });

@@ -1,13 +1,9 @@
-import { getDb } from "@/db/client";
 import { unsupportedMethods } from "@/lib/http/method-not-allowed";
-import { serverRoute } from "@/lib/http/route";
-import { resetUserFactors } from "@/lib/mfa/reset-factors";
-import { resetUserMfaOperation } from "@/lib/users/operations";
+import { route } from "@/lib/http/route";
+import { resetUserMfaEndpoint } from "@/lib/users/server-endpoints";
 
 // DELETE /api/server/v1/users/{userId}/mfa — remove every second factor and revoke every session
-export const DELETE = serverRoute(resetUserMfaOperation, ({ environment, params, actor }) =>
-  resetUserFactors(getDb(), environment, params.userId, actor),
-);
+export const DELETE = route(resetUserMfaEndpoint);
 
 // Any other method — 405 problem+json with Allow
 export const { GET, HEAD, POST, PUT, PATCH, OPTIONS } = unsupportedMethods({ DELETE });

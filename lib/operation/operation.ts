@@ -3,11 +3,13 @@ import type { ErrorCode } from "../errors";
 import type { OrgPermission } from "../organizations/roles";
 import type { LimitedAction } from "../rate-limit/enforce";
 import type { GateKey } from "../sessions/gates";
+import type { OperatorPermission } from "./caller";
 
 /**
  * Who may call an operation (CONTRACT §2, STYLE rule 2), checked in one place
  * (lib/http/pipeline.ts) for the route kit and the hosted action runner alike:
- * - `secretKey`: the Server API;
+ * - `server`: the Server API: a secret key of the environment, or a dashboard
+ *   operator acting in it whose role grants the operation's `operatorPermission`;
  * - `publishableKey`: a Client API call in a known environment, signed in or not;
  * - `anyClient`: like publishableKey, but an unknown environment is "signed out",
  *   not an error (the boot probe always answers);
@@ -23,7 +25,7 @@ import type { GateKey } from "../sessions/gates";
  * - `none`: public documents.
  */
 export type AuthLevel =
-  | "secretKey"
+  | "server"
   | "publishableKey"
   | "anyClient"
   | "optionalSession"
@@ -57,12 +59,8 @@ export interface OrganizationScope {
   permission?: OrgPermission;
 }
 
-/**
- * One API operation described once: the route kit and the hosted action runner
- * parse with these schemas, enforce `auth` and `rateLimits`, and the OpenAPI
- * document is generated from the very same objects.
- */
-export interface Operation<
+/** The fields every operation declares (see Operation). */
+interface OperationFields<
   P extends z.ZodType | undefined = z.ZodType | undefined,
   Q extends z.ZodType | undefined = z.ZodType | undefined,
   B extends z.ZodType | undefined = z.ZodType | undefined,
@@ -105,6 +103,26 @@ export interface Operation<
   /** Error codes this operation can answer with, documented in OpenAPI. */
   errors: ErrorCode[];
 }
+
+/**
+ * A `server` operation declares what an operator's role must grant to run it from
+ * the dashboard (lib/operation/caller.ts); the pipeline checks it, so a form can
+ * never do what the role may not. Other levels have no operators.
+ */
+type OperatorClause<A extends AuthLevel> = A extends "server" ? { operatorPermission: OperatorPermission } : { operatorPermission?: never };
+
+/**
+ * One API operation described once: the route kit and the action runners parse
+ * with these schemas, enforce `auth`, `operatorPermission` and `rateLimits`, and the
+ * OpenAPI document is generated from the very same objects.
+ */
+export type Operation<
+  P extends z.ZodType | undefined = z.ZodType | undefined,
+  Q extends z.ZodType | undefined = z.ZodType | undefined,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+  R extends z.ZodType | undefined = z.ZodType | undefined,
+  A extends AuthLevel = AuthLevel,
+> = OperationFields<P, Q, B, R, A> & OperatorClause<A>;
 
 export type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
 

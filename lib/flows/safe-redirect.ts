@@ -1,7 +1,7 @@
 import { environmentUrl, type LinkBase } from "../environments/environment-links";
 import type { EnvironmentContext } from "../environments/context";
 import { normalizeOrigin } from "../environments/allowed-origins";
-import { isFrontendHostOrigin, isPublicUrlOrigin } from "./cors";
+import { isFrontendHostOrigin, isPublicUrlOrigin } from "../environments/environment-origins";
 
 /** Whitespace and control characters: URL parsers silently drop some of them ("/\t/evil.com" becomes "//evil.com"). */
 const UNSAFE_CHARACTERS = /[\s\u0000-\u001f\u007f\\]/;
