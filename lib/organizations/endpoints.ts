@@ -35,12 +35,12 @@ export const getMyOrganizationEndpoint = endpoint(getMyOrganizationOperation, as
 
 export const updateMyOrganizationEndpoint = endpoint(updateMyOrganizationOperation, async (input) => {
   const membership = requireMembership(input);
-  const row = await updateOrganization(getDb(), input.environment.id, input.params.organizationId, input.body, membership, input.actor);
+  const row = await updateOrganization(getDb(), input.environment.id, input.params.organizationId, input.body, input.caller, input.actor);
   return toClientOrganization(row, membership);
 });
 
 export const deleteMyOrganizationEndpoint = endpoint(deleteMyOrganizationOperation, async (input) => {
-  await deleteOrganization(getDb(), input.environment.id, input.params.organizationId, requireMembership(input), input.actor);
+  await deleteOrganization(getDb(), input.environment.id, input.params.organizationId, input.caller, input.actor);
   return undefined;
 });
 
@@ -53,10 +53,10 @@ export const listOrganizationMembersEndpoint = endpoint(listOrganizationMembersO
 );
 
 export const updateMemberRoleEndpoint = endpoint(updateMemberRoleOperation, (input) =>
-  updateMemberRole(getDb(), input.environment, input.params.organizationId, input.params.memberUserId, input.body.role, requireMembership(input), input.actor),
+  updateMemberRole(getDb(), input.environment, input.params.organizationId, input.params.memberUserId, input.body.role, input.caller, input.actor),
 );
 
 export const removeMemberEndpoint = endpoint(removeMemberOperation, async (input) => {
-  await removeMember(getDb(), input.environment.id, input.params.organizationId, input.params.memberUserId, requireMembership(input), input.actor);
+  await removeMember(getDb(), input.environment.id, input.params.organizationId, input.params.memberUserId, input.caller, input.actor);
   return undefined;
 });

@@ -1,5 +1,5 @@
 import { getDb } from "@/db/client";
-import { endpoint, requireMembership } from "../operation/endpoint";
+import { endpoint } from "../operation/endpoint";
 import { respondWithEstablishment } from "../sessions/respond-with-session";
 import { acceptInvitation, inviteToOrganization, listInvitations, resendInvitation, revokeInvitation } from "./invitations";
 import {
@@ -18,7 +18,7 @@ import { signUpFromTicket } from "./invitations-signup";
  */
 
 export const inviteToOrganizationEndpoint = endpoint(inviteToOrganizationOperation, (input) =>
-  inviteToOrganization(getDb(), input.environment, input.params.organizationId, input.body, { actor: input.actor, member: requireMembership(input) }, input.context.host),
+  inviteToOrganization(getDb(), input.environment, input.params.organizationId, input.body, { actor: input.actor, caller: input.caller }, input.context.host),
 );
 
 export const listOrganizationInvitationsEndpoint = endpoint(listOrganizationInvitationsOperation, ({ environment, params, query }) =>
@@ -31,16 +31,13 @@ export const resendOrganizationInvitationEndpoint = endpoint(resendOrganizationI
     input.environment,
     input.params.organizationId,
     input.params.invitationId,
-    { actor: input.actor, member: requireMembership(input) },
+    { actor: input.actor, caller: input.caller },
     input.context.host,
   ),
 );
 
 export const revokeOrganizationInvitationEndpoint = endpoint(revokeOrganizationInvitationOperation, (input) =>
-  revokeInvitation(getDb(), input.environment, input.params.organizationId, input.params.invitationId, {
-    actor: input.actor,
-    member: requireMembership(input),
-  }),
+  revokeInvitation(getDb(), input.environment, input.params.organizationId, input.params.invitationId, { actor: input.actor, caller: input.caller }),
 );
 
 export const acceptOrganizationInvitationEndpoint = endpoint(acceptOrganizationInvitationOperation, ({ environment, session, body, actor }) =>

@@ -10,8 +10,8 @@ import { AppError, invalidField } from "../errors";
 import { enforceIdentifierRateLimit } from "../rate-limit/enforce";
 import { newInvitationSecrets, opensInvitation, presentedSecret, secretHashes, type PresentedSecret } from "./invitation-secrets";
 import type { InvitationSummary, OrganizationInvitation } from "./invitations-schemas";
-import type { ActingMember, MyOrganization } from "./memberships";
-import { addMembership, memberUnderLock } from "./memberships";
+import type { MyOrganization } from "./memberships";
+import { addMembership, memberAsRead, memberUnderLock, type OrganizationCaller } from "./memberships";
 import { assertMayManageRole, assertWithinAuthority, type RoleAuthority } from "./role-authority";
 import { revokePendingInvitations } from "./invitation-revocation";
 import { findRole, lockRoleSet, MANAGE_INVITATIONS, readRoleSet, roleOrBare } from "./roles";
@@ -24,12 +24,12 @@ export type InvitationRow = typeof organizationInvitations.$inferSelect;
 /**
  * Who sends or manages an invitation: a member acting through the Client API, whose
  * role bounds the roles they may offer or touch (assertMayManageRole: owner
- * invitations only by owners, from a recent sign-in), or the back-end with a secret
- * key (`member: null`, trusted with every role).
+ * invitations only by owners, from a recent sign-in), or the back-end (a secret key
+ * or an operator), trusted with every role.
  */
 export interface Inviter {
   actor: Actor;
-  member: ActingMember | null;
+  caller: OrganizationCaller;
 }
 
 /**
@@ -38,7 +38,7 @@ export interface Inviter {
  * membership must not let the old role invite (memberUnderLock).
  */
 function authorityUnderLock(tx: Database, environmentId: string, organizationId: string, inviter: Inviter): Promise<RoleAuthority> {
-  return memberUnderLock(tx, environmentId, organizationId, inviter.member, MANAGE_INVITATIONS);
+  return memberUnderLock(tx, environmentId, organizationId, inviter.caller, MANAGE_INVITATIONS);
 }
 
 /** A new invitation's role: one of the environment's set (400) within the inviter's reach (403). */
@@ -144,7 +144,7 @@ export async function inviteToOrganization(
   host: string | null,
 ): Promise<OrganizationInvitation> {
   const organization = await findOrganization(db, environment.id, organizationId);
-  await assertRoleOffered(db, environment.id, inviter.member, input.role);
+  await assertRoleOffered(db, environment.id, memberAsRead(inviter.caller), input.role);
   await enforceIdentifierRateLimit(db, environment, "organizationInvitations", organization.id);
   const secrets = newInvitationSecrets();
   const invitedBy = inviter.actor.type === "user" ? inviter.actor.id : null;
@@ -260,7 +260,7 @@ export async function resendInvitation(
 ): Promise<OrganizationInvitation> {
   const organization = await findOrganization(db, environment.id, organizationId);
   const current = await findInvitation(db, environment.id, organization.id, invitationId);
-  assertMayManageRole(inviter.member, roleOrBare(await readRoleSet(db, environment.id), current.role));
+  assertMayManageRole(memberAsRead(inviter.caller), roleOrBare(await readRoleSet(db, environment.id), current.role));
   if (current.status !== "pending") throw notPending(current);
   await enforceIdentifierRateLimit(db, environment, "organizationInvitations", organization.id);
   const secrets = newInvitationSecrets();

@@ -6,7 +6,7 @@ import type { EnvironmentContext } from "../environments/context";
 import { AppError, invalidField } from "../errors";
 import { likeContains, trigramCandidates } from "../users/search-users";
 import { revokeInvitationsBeyondAuthority } from "./invitation-revocation";
-import { memberUnderLock, type ActingMember } from "./memberships";
+import { memberUnderLock, type OrganizationCaller } from "./memberships";
 import { assertMayManageRole } from "./role-authority";
 import { findRole, lockRoleSet, OWNER_ROLE, readRoleSet, roleOrBare, type OrgRole } from "./roles";
 import { getOrganizationOrThrow } from "./organizations";
@@ -122,7 +122,7 @@ export async function updateMemberRole(
   organizationId: string,
   userId: string,
   roleKey: string,
-  by: ActingMember | null,
+  by: OrganizationCaller,
   actor: Actor,
 ) {
   return db.transaction(async (tx) => {
@@ -153,7 +153,7 @@ export async function updateMemberRole(
 }
 
 /**
- * Removes a member. Through the Client API (`by` set) a member may always leave;
+ * Removes a member. Through the Client API (a user caller) a member may always leave;
  * removing someone else needs org:members:manage and a role no stronger than one's
  * own (an owner only by an owner). The last owner can neither leave nor be removed (409 last_owner).
  * Whoever goes, their pending invitations go with them (revokeInvitationsBeyondAuthority).
@@ -163,12 +163,12 @@ export async function removeMember(
   environmentId: string,
   organizationId: string,
   userId: string,
-  by: ActingMember | null,
+  by: OrganizationCaller,
   actor: Actor,
 ): Promise<void> {
   await db.transaction(async (tx) => {
     await getOrganizationOrThrow(tx, environmentId, organizationId, { forUpdate: true });
-    const removingOther = by !== null && by.userId !== userId;
+    const removingOther = by.kind === "user" && by.member?.userId !== userId;
     const caller = await memberUnderLock(tx, environmentId, organizationId, by, removingOther ? MANAGE_MEMBERS : null);
     const member = await memberOrThrow(tx, organizationId, userId);
     if (removingOther) assertMayManageRole(caller, roleOrBare(await readRoleSet(tx, environmentId), member.role));

@@ -84,7 +84,25 @@ export async function findMembership(db: Database, environmentId: string, organi
 }
 
 /**
- * The acting member as of the organization row lock (null for the Server API). The
+ * Who acts in an organization, as the pipeline's Caller (lib/operation/caller.ts)
+ * says it: a member through the Client API (the pipeline resolved `member` from the
+ * operation's organization scope), or the back-end, a secret key or an operator,
+ * trusted with every role. Any Caller is one.
+ */
+export type OrganizationCaller = { kind: "user"; member?: ActingMember } | { kind: "secretKey" | "operator" };
+
+/**
+ * The acting member as the pipeline read it, before any lock; null for the back-end.
+ * A quick refusal only: a change re-reads it under the lock (memberUnderLock).
+ */
+export function memberAsRead(caller: OrganizationCaller): ActingMember | null {
+  if (caller.kind !== "user") return null;
+  if (!caller.member) throw new Error("a user acting in an organization needs the membership its operation's organization scope resolves");
+  return caller.member;
+}
+
+/**
+ * The acting member as of the organization row lock; null for the back-end. The
  * pipeline read the membership before the lock; a demotion or removal committed
  * since must not let the old role act: 404 once removed, 403 once `permission` is gone.
  */
@@ -92,9 +110,10 @@ export async function memberUnderLock(
   tx: Database,
   environmentId: string,
   organizationId: string,
-  by: ActingMember | null,
+  caller: OrganizationCaller,
   permission: string | null,
 ): Promise<ActingMember | null> {
+  const by = memberAsRead(caller);
   if (!by) return null;
   const current = await findMembership(tx, environmentId, organizationId, by.userId);
   if (!current) throw new AppError("resource_not_found", "No organization with this id.");

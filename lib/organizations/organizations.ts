@@ -7,7 +7,7 @@ import { recordEvent, type Actor } from "../audit/record-event";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
 import type { JsonObject } from "../json/deep-merge";
-import { addMembership, memberUnderLock, type ActingMember, type OrgMembership } from "./memberships";
+import { addMembership, memberUnderLock, type OrganizationCaller, type OrgMembership } from "./memberships";
 import { OWNER_ROLE } from "./roles";
 
 type OrganizationRow = typeof organizations.$inferSelect;
@@ -150,7 +150,7 @@ export async function updateOrganization(
   environmentId: string,
   organizationId: string,
   patch: Partial<NewOrganization>,
-  by: ActingMember | null,
+  by: OrganizationCaller,
   actor: Actor,
 ): Promise<OrganizationRow> {
   return db.transaction(async (tx) => {
@@ -181,15 +181,15 @@ export function mayDeleteOrganization(member: Pick<OrgMembership, "role" | "perm
  * Deletes the organization with its memberships and invitations (cascade), audited
  * with its member count; returns the deleted row. Sessions that had it active keep
  * the id, but their next token carries no org claims (active-organization.ts joins
- * the membership, which is gone). A member (`by`; null for the Server API) needs
- * org:settings:manage and must be an owner: deleting removes the owners with it, and
- * only an owner may remove an owner.
+ * the membership, which is gone). A member (a user caller) needs org:settings:manage
+ * and must be an owner: deleting removes the owners with it, and only an owner may
+ * remove an owner; the back-end may delete any.
  */
 export async function deleteOrganization(
   db: Database,
   environmentId: string,
   organizationId: string,
-  by: ActingMember | null,
+  by: OrganizationCaller,
   actor: Actor,
 ): Promise<OrganizationRow> {
   return db.transaction(async (tx) => {
@@ -198,9 +198,18 @@ export async function deleteOrganization(
     if (caller && !mayDeleteOrganization(caller)) {
       throw new AppError("forbidden", "Deleting an organization removes its owners with it: only an owner can delete it.");
     }
-    const [counted] = await tx.select({ n: sql<number>`count(*)::int` }).from(organizationMemberships).where(eq(organizationMemberships.organizationId, organizationId));
-    await tx.delete(organizations).where(eq(organizations.id, organizationId));
-    await recordEvent(tx, { environmentId, type: "organization.deleted", actor, subjectId: organizationId, data: { slug: row.slug, members: counted?.n ?? 0 } });
+    await removeOrganization(tx, row, actor);
     return row;
   });
+}
+
+/**
+ * Deletes a locked organization row with its memberships and invitations, audited:
+ * what deleteOrganization does once the caller may, and what the user-deletion
+ * cascade does when no member is left to inherit it (release-memberships.ts).
+ */
+export async function removeOrganization(tx: Database, row: OrganizationRow, actor: Actor): Promise<void> {
+  const [counted] = await tx.select({ n: sql<number>`count(*)::int` }).from(organizationMemberships).where(eq(organizationMemberships.organizationId, row.id));
+  await tx.delete(organizations).where(eq(organizations.id, row.id));
+  await recordEvent(tx, { environmentId: row.environmentId, type: "organization.deleted", actor, subjectId: row.id, data: { slug: row.slug, members: counted?.n ?? 0 } });
 }

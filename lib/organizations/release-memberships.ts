@@ -3,7 +3,7 @@ import type { Database } from "@/db/client";
 import { organizationMemberships, organizations, users } from "@/db/schema";
 import { recordEvent, type Actor } from "../audit/record-event";
 import { revokeInvitationsBeyondAuthority } from "./invitation-revocation";
-import { deleteOrganization } from "./organizations";
+import { getOrganizationOrThrow, removeOrganization } from "./organizations";
 import { findRole, ORG_PERMISSIONS, OWNER_ROLE, readRoleSet, type OrgRole } from "./roles";
 
 interface Candidate {
@@ -49,7 +49,7 @@ async function remainingMembers(tx: Database, organizationId: string, userId: st
  * Keeps an organization owned when its last active owner goes: the remaining member
  * whose role grants the most org:* permissions becomes owner (active users before
  * banned ones; ties: the longest-standing, as `candidates` come oldest first),
- * audited; with no one left the organization itself is deleted (audited by deleteOrganization).
+ * audited; with no one left the organization itself is deleted (removeOrganization).
  */
 async function handOver(tx: Database, environmentId: string, organizationId: string, formerOwnerId: string, roles: readonly OrgRole[], actor: Actor) {
   const remaining = await remainingMembers(tx, organizationId, formerOwnerId);
@@ -59,7 +59,7 @@ async function handOver(tx: Database, environmentId: string, organizationId: str
   const candidates = active.length > 0 ? active : remaining;
   const heir = candidates.reduce<Candidate | undefined>((best, next) => (!best || orgPowerOf(roles, next.role) > orgPowerOf(roles, best.role) ? next : best), undefined);
   if (!heir) {
-    await deleteOrganization(tx, environmentId, organizationId, null, actor);
+    await removeOrganization(tx, await getOrganizationOrThrow(tx, environmentId, organizationId, { forUpdate: true }), actor);
     return;
   }
   await tx.update(organizationMemberships).set({ role: OWNER_ROLE, updatedAt: new Date() }).where(eq(organizationMemberships.id, heir.id));

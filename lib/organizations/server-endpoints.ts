@@ -14,28 +14,28 @@ import { getDb } from "@/db/client";
  * serve them over HTTP and the dashboard runs them, through one pipeline.
  */
 // POST /api/server/v1/organizations/{organizationId}/invitations/{invitationId}/resend — a new link; the old one dies
-export const serverResendInvitationEndpoint = endpoint(serverResendInvitationOperation, ({ environment, params, actor, context }) =>
-  resendInvitation(getDb(), environment, params.organizationId, params.invitationId, { actor, member: null }, context.host));
+export const serverResendInvitationEndpoint = endpoint(serverResendInvitationOperation, ({ environment, params, caller, actor, context }) =>
+  resendInvitation(getDb(), environment, params.organizationId, params.invitationId, { actor, caller }, context.host));
 
 // DELETE /api/server/v1/organizations/{organizationId}/invitations/{invitationId} — revoke an invitation
-export const serverRevokeInvitationEndpoint = endpoint(serverRevokeInvitationOperation, ({ environment, params, actor }) =>
-  revokeInvitation(getDb(), environment, params.organizationId, params.invitationId, { actor, member: null }));
+export const serverRevokeInvitationEndpoint = endpoint(serverRevokeInvitationOperation, ({ environment, params, caller, actor }) =>
+  revokeInvitation(getDb(), environment, params.organizationId, params.invitationId, { actor, caller }));
 
 // GET /api/server/v1/organizations/{organizationId}/invitations — the organization's invitations
 export const serverListInvitationsEndpoint = endpoint(serverListInvitationsOperation, ({ environment, params, query }) =>
   listInvitations(getDb(), environment.id, params.organizationId, query));
 
 // POST /api/server/v1/organizations/{organizationId}/invitations — invite by email and role
-export const serverInviteToOrganizationEndpoint = endpoint(serverInviteToOrganizationOperation, ({ environment, params, body, actor, context }) =>
-  inviteToOrganization(getDb(), environment, params.organizationId, body, { actor, member: null }, context.host));
+export const serverInviteToOrganizationEndpoint = endpoint(serverInviteToOrganizationOperation, ({ environment, params, body, caller, actor, context }) =>
+  inviteToOrganization(getDb(), environment, params.organizationId, body, { actor, caller }, context.host));
 
 // PATCH /api/server/v1/organizations/{organizationId}/members/{userId} — change a member's role
-export const serverUpdateMemberEndpoint = endpoint(serverUpdateMemberOperation, ({ environment, params, body, actor }) =>
-  updateMemberRole(getDb(), environment, params.organizationId, params.userId, body.role, null, actor));
+export const serverUpdateMemberEndpoint = endpoint(serverUpdateMemberOperation, ({ environment, params, body, caller, actor }) =>
+  updateMemberRole(getDb(), environment, params.organizationId, params.userId, body.role, caller, actor));
 
 // DELETE /api/server/v1/organizations/{organizationId}/members/{userId} — remove a member
-export const serverRemoveMemberEndpoint = endpoint(serverRemoveMemberOperation, async ({ environment, params, actor }) => {
-  await removeMember(getDb(), environment.id, params.organizationId, params.userId, null, actor);
+export const serverRemoveMemberEndpoint = endpoint(serverRemoveMemberOperation, async ({ environment, params, caller, actor }) => {
+  await removeMember(getDb(), environment.id, params.organizationId, params.userId, caller, actor);
   return undefined;
 });
 
@@ -57,12 +57,12 @@ export const serverGetOrganizationEndpoint = endpoint(serverGetOrganizationOpera
   toServerOrganization(await getOrganizationOrThrow(getDb(), environment.id, params.organizationId)));
 
 // PATCH /api/server/v1/organizations/{organizationId} — update name, slug, logo, metadata
-export const serverUpdateOrganizationEndpoint = endpoint(serverUpdateOrganizationOperation, async ({ environment, params, body, actor }) =>
-  toServerOrganization(await updateOrganization(getDb(), environment.id, params.organizationId, body, null, actor)));
+export const serverUpdateOrganizationEndpoint = endpoint(serverUpdateOrganizationOperation, async ({ environment, params, body, caller, actor }) =>
+  toServerOrganization(await updateOrganization(getDb(), environment.id, params.organizationId, body, caller, actor)));
 
 // DELETE /api/server/v1/organizations/{organizationId} — delete with its memberships and invitations
-export const serverDeleteOrganizationEndpoint = endpoint(serverDeleteOrganizationOperation, async ({ environment, params, actor }) =>
-  toServerOrganization(await deleteOrganization(getDb(), environment.id, params.organizationId, null, actor)));
+export const serverDeleteOrganizationEndpoint = endpoint(serverDeleteOrganizationOperation, async ({ environment, params, caller, actor }) =>
+  toServerOrganization(await deleteOrganization(getDb(), environment.id, params.organizationId, caller, actor)));
 
 // GET /api/server/v1/organizations — one page of the environment's organizations
 export const serverListOrganizationsEndpoint = endpoint(serverListOrganizationsOperation, ({ environment, query }) => listOrganizations(getDb(), environment.id, query));

@@ -86,7 +86,7 @@ describe("invitations read the caller's role again under the organization's lock
     const stale: ActingMember = { ...read!, recentSignIn: true };
     // ... then an owner demoted them before their transactions took the lock.
     expect((await owner.client.patch(`/organizations/${organization.id}/members/${admin.user.id}`, { role: "member" })).status).toBe(200);
-    const inviter = { actor: { type: "user" as const, id: admin.user.id, requestId: "test" }, member: stale };
+    const inviter = { actor: { type: "user" as const, id: admin.user.id, requestId: "test" }, caller: { kind: "user" as const, member: stale } };
     await expect(inviteToOrganization(getDb(), environment, organization.id, { email: "alt@example.com", role: "admin" }, inviter, null)).rejects.toMatchObject({
       code: "forbidden",
     });

@@ -13,9 +13,11 @@ import { newEnvironment, uniqueEmail } from "../helpers/fixtures";
 import { memberWithRole, organizationWithOwner, signedInUser, type TestEnvironment } from "../helpers/organizations";
 
 /** A member's membership as the pipeline would have resolved it for their request, from a recent sign-in. */
-async function actingMember(environmentId: string, organizationId: string, userId: string): Promise<ActingMember | null> {
+/** A member acting through the Client API, as the pipeline resolved them at this moment. */
+async function actingMember(environmentId: string, organizationId: string, userId: string): Promise<{ kind: "user"; member: ActingMember }> {
   const membership = await findMembership(getDb(), environmentId, organizationId, userId);
-  return membership && { ...membership, recentSignIn: true };
+  if (!membership) throw new Error("not a member");
+  return { kind: "user", member: { ...membership, recentSignIn: true } };
 }
 
 /*
@@ -190,7 +192,7 @@ describe("the caller's role is read again under the organization lock", () => {
     const c = await memberWithRole(env, organization.id, "owner");
     // B's request resolved its membership (owner) ...
     const stale = await actingMember(env.environmentId, organization.id, b.user.id);
-    expect(stale?.role).toBe("owner");
+    expect(stale.member.role).toBe("owner");
     // ... then A demoted B to a plain member before B's transaction took the lock.
     expect((await owner.client.patch(`${base}/${b.user.id}`, { role: "member" })).status).toBe(200);
     const actor = { type: "user" as const, id: b.user.id, requestId: "test" };
