@@ -7,7 +7,7 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import fs from "node:fs";
 import path from "node:path";
 import postgres from "postgres";
-import { databaseUrl, dataDir } from "../lib/config/runtime";
+import { databaseUrl, dataDir } from "./config";
 import * as schema from "./schema";
 
 /** The drizzle handle every service takes; a transaction handle has the same type. */

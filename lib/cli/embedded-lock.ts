@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { databaseUrl, dataDir } from "../config/runtime";
+import { databaseUrl, dataDir } from "@/db/config";
 
 /**
  * The embedded database (PGlite) has one writer: the server. The server records its

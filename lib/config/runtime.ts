@@ -1,5 +1,3 @@
-import path from "node:path";
-
 /** Settings read from the process environment at call time, so tests and scripts can set them first. */
 export function port(): number {
   return Number(process.env.PORT ?? 3000);
@@ -7,11 +5,6 @@ export function port(): number {
 
 export function publicUrl(): string {
   return (process.env.PUBLIC_URL ?? `http://localhost:${port()}`).replace(/\/+$/, "");
-}
-
-/** `./.data` unless `DATA_DIR` says otherwise: embedded database, generated dev secret. */
-export function dataDir(): string {
-  return path.resolve(/* turbopackIgnore: true */ process.env.DATA_DIR ?? ".data");
 }
 
 /**
@@ -42,10 +35,6 @@ export function oauthPrivateHosts(): string[] {
     .split(",")
     .map((entry) => entry.trim())
     .filter(Boolean);
-}
-
-export function databaseUrl(): string | undefined {
-  return process.env.DATABASE_URL || undefined;
 }
 
 /**

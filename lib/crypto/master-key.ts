@@ -1,7 +1,8 @@
 import { hkdfSync, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { dataDir, isProduction } from "../config/runtime";
+import { dataDir } from "@/db/config";
+import { isProduction } from "../config/runtime";
 
 const cache = new Map<string, { secret: string; key: Uint8Array }>();
 

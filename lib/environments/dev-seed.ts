@@ -2,7 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Database } from "@/db/client";
 import { environments } from "@/db/schema";
-import { dataDir, isProduction, publicUrl } from "../config/runtime";
+import { dataDir } from "@/db/config";
+import { isProduction, publicUrl } from "../config/runtime";
 import { createEnvironment, type CreatedEnvironment } from "./create-environment";
 
 function keysFile(): string {

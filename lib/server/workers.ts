@@ -1,5 +1,5 @@
 import { availableParallelism } from "node:os";
-import { databaseUrl } from "../config/runtime";
+import { databaseUrl } from "@/db/config";
 
 /**
  * How many server processes to run. The API is CPU-bound on one JavaScript thread
