@@ -2,9 +2,9 @@ import { cookies, headers } from "next/headers";
 import { redirect, unstable_rethrow } from "next/navigation";
 import { AppError } from "../errors";
 import { serviceUnavailableFor } from "../http/database-faults";
-import type { AuthLevel } from "../operation/operation";
 import { executeOperation } from "../http/pipeline";
-import { type Endpoint, type RawInput } from "../operation/endpoint";
+import type { AnyEndpoint, RawInput } from "../operation/endpoint";
+import type { PresentedCredentials } from "../operation/caller";
 import { requestContextOf } from "../http/request-context";
 import { requestIdFor } from "../http/request-id";
 import { ResponseEffects } from "../operation/response-effects";
@@ -20,17 +20,24 @@ import { LOCALE_COOKIE, pickLocale } from "./locale";
 import { applySetCookies } from "./response-cookies";
 import { hostedHref, hostedFlowFromForm, type HostedFlow } from "../flows/hosted-flow";
 
-export interface ActionContext extends HostedContext {
+/** A hosted page or form running operations: its context and the flow it continues. */
+export interface HostedFrame extends HostedContext {
   flow: HostedFlow;
+}
+
+export interface ActionContext extends HostedFrame {
   requestId: string;
 }
 
 type Describe = (t: Messages) => Omit<ErrorOptions, "requestId">;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any endpoint, whatever its schemas
-type AnyEndpoint = Endpoint<any, any, any, any, AuthLevel>;
-/** Hosted forms never invoke a link target, so a See Other answer is not theirs to handle. */
-type ResultOf<E extends AnyEndpoint> = Exclude<Awaited<ReturnType<E["handle"]>>, SeeOther>;
+/** Hosted pages and forms never invoke a link target, so a See Other answer is not theirs to handle. */
+export type ResultOf<E extends AnyEndpoint> = Exclude<Awaited<ReturnType<E["handle"]>>, SeeOther>;
+
+/** What a hosted page or form presents to the pipeline: the environment and session its context resolved, and the request's facts. */
+export function hostedCaller(frame: HostedContext, requestId: string): PresentedCredentials {
+  return { environment: frame.environment, session: frame.session, context: requestContextOf(frame.request, requestId) };
+}
 
 /** A form-level error before the environment (and so its default language) is known. */
 async function contextlessErrorState(message: (t: Messages) => string): Promise<FormState> {
@@ -71,17 +78,30 @@ export async function runHostedAction<S extends FormState = FormState>(
     return await run({ ...context, flow, requestId });
   } catch (error) {
     unstable_rethrow(error);
-    if (error instanceof AppError) redirectForSession(error, { ...context, flow, requestId });
+    if (error instanceof AppError) redirectForSession(error, { ...context, flow }, "/account");
     return errorState(serviceUnavailableFor(error, requestId) ?? error, context.t, { ...describe(context.t), requestId });
   }
 }
 
-function redirectForSession(error: AppError, context: ActionContext): void {
-  if (error.code === "unauthorized") redirect(hostedHref("/sign-in", { ...context.flow, redirectUrl: "/account" }));
-  if (error.code === "reverification_required") redirect(`${hostedHref("/account", context.flow, { reverify: "1" })}#reverify`);
+/**
+ * Sign-in, then back to `returnTo` (a hosted path); without one the flow's own
+ * redirect_url stays, as on the gate pages, whose flow goes on to the app.
+ */
+export function redirectToSignIn(frame: HostedFrame, returnTo: string | undefined): never {
+  redirect(hostedHref("/sign-in", returnTo ? { ...frame.flow, redirectUrl: returnTo } : frame.flow));
+}
+
+/**
+ * Where a session the operation refused can go on: sign-in (then back to
+ * `returnTo`), the gate still open, or the account page's "confirm it's you"
+ * prompt. Any other error is the caller's to show.
+ */
+export function redirectForSession(error: AppError, frame: HostedFrame, returnTo: string | undefined): void {
+  if (error.code === "unauthorized") redirectToSignIn(frame, returnTo);
+  if (error.code === "reverification_required") redirect(`${hostedHref("/account", frame.flow, { reverify: "1" })}#reverify`);
   if (error.code === "session_pending") {
     const gate = (error.properties?.currentGate as { key: GateKey } | null | undefined) ?? undefined;
-    redirect(nextStepUrl(context, { id: "", status: "PENDING", gates: gate ? [gate] : [], currentGate: gate }));
+    redirect(nextStepUrl(frame, { id: "", status: "PENDING", gates: gate ? [gate] : [], currentGate: gate }));
   }
 }
 
@@ -107,8 +127,7 @@ export function runOperationAction<E extends AnyEndpoint, S extends FormState = 
     const stop = await options.before?.(context);
     if (stop) return stop;
     const effects = new ResponseEffects();
-    const caller = { environment: context.environment, session: context.session, context: requestContextOf(context.request, context.requestId) };
-    const result = await executeOperation(target, caller, options.input(context), effects);
+    const result = await executeOperation(target, hostedCaller(context, context.requestId), options.input(context), effects);
     if (result instanceof SeeOther) throw new Error(`${target.operation.operationId} answered a redirect to a hosted form`);
     await applySetCookies(sessionSetCookies(effects, context.request));
     return options.then(result as ResultOf<E>, context);
