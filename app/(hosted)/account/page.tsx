@@ -1,5 +1,3 @@
-import { redirect } from "next/navigation";
-import { getDb } from "@/db/client";
 import { DataExportSection } from "@/components/hosted/account/data-export-section";
 import { DeleteAccountSection } from "@/components/hosted/account/delete-account-section";
 import { EmailAddressesSection } from "@/components/hosted/account/email-addresses-section";
@@ -15,24 +13,21 @@ import { OrganizationsSection } from "@/components/hosted/organizations/organiza
 import { Alert } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
 import { TextLink } from "@/components/ui/text-link";
-import { passwordStatus } from "@/lib/auth/change-password";
 import { backToAppUrl } from "@/lib/hosted/continue-url";
-import { nextStepUrl } from "@/lib/flows/flow-target";
 import { dateTimeFormat } from "@/lib/hosted/format-date";
 import { loadHostedPage } from "@/lib/hosted/hosted-context";
+import { acceptedSession, loadOperation } from "@/lib/hosted/load-operation";
 import { format } from "@/lib/hosted/i18n/messages";
 import { hostedMetadata, type HostedPageProps } from "@/lib/hosted/page-metadata";
 import { hostedHref, searchParam, hostedFlowFromSearch } from "@/lib/flows/hosted-flow";
 import { CONNECTED_PARAM, connectLinks, reverifyLinks } from "@/lib/identities/connect-links";
-import { listMyIdentities } from "@/lib/identities/manage-identities";
-import { hasAnyFactor, readUserFactors } from "@/lib/mfa/user-factors";
-import { listPublicOAuthProviders } from "@/lib/oauth/provider-buttons";
-import { listMyOrganizations } from "@/lib/organizations/memberships";
-import { listMyPasskeys } from "@/lib/passkeys/manage-passkeys";
-import { sessionState } from "@/lib/sessions/gates";
-import { listMySessions } from "@/lib/sessions/my-sessions";
-import { listDataRequests } from "@/lib/users/data-requests";
-import { listEmailAddresses } from "@/lib/users/email-addresses";
+import { listMyIdentitiesEndpoint } from "@/lib/identities/endpoints";
+import { getMfaStatusEndpoint } from "@/lib/mfa/endpoints";
+import { hasAnyFactor } from "@/lib/mfa/user-factors";
+import { listPublicOAuthProvidersEndpoint } from "@/lib/oauth/client-endpoints";
+import { listMyOrganizationsEndpoint } from "@/lib/organizations/endpoints";
+import { listPasskeysEndpoint } from "@/lib/passkeys/endpoints";
+import { getMeEndpoint, listDataRequestsEndpoint, listEmailAddressesEndpoint, listMySessionsEndpoint } from "@/lib/users/me-endpoints";
 
 export const generateMetadata = (props: HostedPageProps) => hostedMetadata(props, (t) => t.account.title);
 
@@ -41,23 +36,22 @@ export default async function AccountPage({ searchParams }: HostedPageProps) {
   const search = await searchParams;
   const flow = hostedFlowFromSearch(search);
   const context = await loadHostedPage(flow.publishableKey);
-  const { t, environment, session, branding, locale } = context;
-  if (!session) redirect(hostedHref("/sign-in", { ...flow, redirectUrl: "/account" }));
-  const state = await sessionState(getDb(), environment, session.user, session.session.id);
-  if (state.status === "PENDING") redirect(nextStepUrl({ ...context, flow }, state));
-
-  const { user } = session;
+  const { t, environment, branding, locale } = context;
+  // Signed out: sign-in, then back here; a session held by a gate: that gate's page (loadOperation).
+  const page = { ...context, flow, returnTo: "/account" };
   const organizationsOn = environment.settings.organizations.enabled;
-  const [addresses, sessions, dataRequests, factors, passkeys, identities, providers, organizations] = await Promise.all([
-    listEmailAddresses(getDb(), session),
-    listMySessions(getDb(), session),
-    listDataRequests(getDb(), session),
-    readUserFactors(getDb(), user.id),
-    listMyPasskeys(getDb(), session),
-    listMyIdentities(getDb(), session),
-    listPublicOAuthProviders(getDb(), environment.id),
-    organizationsOn ? listMyOrganizations(getDb(), environment.id, user.id) : [],
+  const [user, addresses, sessions, dataRequests, factors, passkeys, identities, providers, organizations] = await Promise.all([
+    loadOperation(page, getMeEndpoint),
+    loadOperation(page, listEmailAddressesEndpoint),
+    loadOperation(page, listMySessionsEndpoint),
+    loadOperation(page, listDataRequestsEndpoint),
+    loadOperation(page, getMfaStatusEndpoint),
+    loadOperation(page, listPasskeysEndpoint),
+    loadOperation(page, listMyIdentitiesEndpoint),
+    loadOperation(page, listPublicOAuthProvidersEndpoint),
+    organizationsOn ? loadOperation(page, listMyOrganizationsEndpoint).then((list) => list.items) : [],
   ]);
+  const session = acceptedSession(page);
   const connectedProvider = searchParam(search, CONNECTED_PARAM);
   const linkOutcome = connectedProvider
     ? {
@@ -65,7 +59,7 @@ export default async function AccountPage({ searchParams }: HostedPageProps) {
         error: searchParam(search, "error"),
       }
     : null;
-  const hasPassword = passwordStatus(session).hasPassword;
+  const { hasPassword } = user;
   const connectedProviders = identities.items.map((identity) => identity.provider);
   const dates = dateTimeFormat(locale);
   const backTo = backToAppUrl({ ...context, flow });

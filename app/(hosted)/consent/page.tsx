@@ -1,15 +1,14 @@
 import { redirect } from "next/navigation";
-import { getDb } from "@/db/client";
 import { ConsentForm } from "@/components/hosted/consent-form";
 import { HostedShell } from "@/components/hosted/hosted-shell";
 import { SignOutForm } from "@/components/hosted/sign-out-form";
 import { Card } from "@/components/ui/card";
 import { nextStepUrl } from "@/lib/flows/flow-target";
 import { loadHostedPage } from "@/lib/hosted/hosted-context";
+import { loadSessionState } from "@/lib/hosted/load-operation";
 import { format } from "@/lib/hosted/i18n/messages";
 import { hostedMetadata, type HostedPageProps } from "@/lib/hosted/page-metadata";
 import { hostedHref, hostedFlowFromSearch } from "@/lib/flows/hosted-flow";
-import { sessionState } from "@/lib/sessions/gates";
 
 export const generateMetadata = (props: HostedPageProps) => hostedMetadata(props, (t) => t.consent.title);
 
@@ -17,10 +16,11 @@ export const generateMetadata = (props: HostedPageProps) => hostedMetadata(props
 export default async function ConsentPage({ searchParams }: HostedPageProps) {
   const flow = hostedFlowFromSearch(await searchParams);
   const context = await loadHostedPage(flow.publishableKey);
-  const { t, environment, session, branding } = context;
-  if (!session) redirect(hostedHref("/sign-in", flow));
-  const state = await sessionState(getDb(), environment, session.user, session.session.id);
-  if (!state.gates.some((gate) => gate.key === "LEGAL_ACCEPTANCE")) redirect(nextStepUrl({ ...context, flow }, state));
+  const { t, environment, branding } = context;
+  // Signed out: sign-in, the flow going on afterwards. This page is the legal gate's; past it, on to the next step.
+  const page = { ...context, flow };
+  const { session: state } = await loadSessionState(page);
+  if (!state.gates.some((gate) => gate.key === "LEGAL_ACCEPTANCE")) redirect(nextStepUrl(page, state));
   const { termsUrl, privacyUrl } = environment.settings.legal;
   return (
     <HostedShell context={context} returnTo={hostedHref("/consent", flow)}>

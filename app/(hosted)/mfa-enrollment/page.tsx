@@ -1,5 +1,4 @@
 import { redirect } from "next/navigation";
-import { getDb } from "@/db/client";
 import { AuthLinks } from "@/components/hosted/auth-links";
 import { HostedShell } from "@/components/hosted/hosted-shell";
 import { recoveryCodesFile, totpSetupLabels } from "@/components/hosted/mfa/setup-labels";
@@ -14,11 +13,13 @@ import { TextLink } from "@/components/ui/text-link";
 import { mfaEnrollmentAction } from "@/lib/hosted/actions/mfa-enrollment";
 import { nextStepUrl } from "@/lib/flows/flow-target";
 import { pendingMfaFlow } from "@/lib/hosted/flow-cookies";
-import { loadHostedPage, type HostedContext } from "@/lib/hosted/hosted-context";
-import { hostedFlowFields, hostedFlowFromSearch, hostedHref, type HostedFlow } from "@/lib/flows/hosted-flow";
+import { loadHostedPage } from "@/lib/hosted/hosted-context";
+import { acceptedSession, loadOperation, type HostedPage } from "@/lib/hosted/load-operation";
+import { hostedFlowFields, hostedFlowFromSearch, hostedHref } from "@/lib/flows/hosted-flow";
 import { format } from "@/lib/hosted/i18n/messages";
 import { hostedMetadata, type HostedPageProps } from "@/lib/hosted/page-metadata";
-import { sessionState } from "@/lib/sessions/gates";
+import { bootProbeEndpoint } from "@/lib/auth/endpoints";
+import { isRecentlyVerified } from "@/lib/sessions/reverification";
 
 export const generateMetadata = (props: HostedPageProps) => hostedMetadata(props, (t) => t.mfaEnrollment.title);
 
@@ -33,19 +34,20 @@ type Stage =
   | { kind: "enrolled"; continueUrl: string }
   | { kind: "expired" };
 
-async function stageOf(context: HostedContext, flow: HostedFlow): Promise<Stage> {
-  const { environment, session } = context;
+async function stageOf(page: HostedPage): Promise<Stage> {
+  const { environment, flow } = page;
   if (await pendingMfaFlow(environment.id, "enrollment")) return { kind: "sign_in" };
   const enrolled = Boolean(await pendingMfaFlow(environment.id, "enrolled"));
+  // The session's state through the boot probe, which answers a PENDING session too.
+  const signedIn = (await loadOperation(page, bootProbeEndpoint)).user;
   // Rendered right after confirming, the page still sees the request's old cookies (no session
   // yet for a sign-in); the codes come from the action's answer, so this link is only the fallback.
-  if (!session) return enrolled ? { kind: "enrolled", continueUrl: hostedHref("/sign-in", flow) } : { kind: "expired" };
-  const state = await sessionState(getDb(), environment, session.user, session.session.id);
+  if (!signedIn) return enrolled ? { kind: "enrolled", continueUrl: hostedHref("/sign-in", flow) } : { kind: "expired" };
+  const state = signedIn.session;
   if (state.gates.some((gate) => gate.key === "MFA_ENROLLMENT")) {
-    const window = environment.settings.sessions.reverificationSeconds * 1000;
-    return Date.now() - session.session.lastVerifiedAt.getTime() > window ? { kind: "stale" } : { kind: "gate" };
+    return isRecentlyVerified(environment, acceptedSession(page)) ? { kind: "gate" } : { kind: "stale" };
   }
-  const continueUrl = nextStepUrl({ ...context, flow }, state);
+  const continueUrl = nextStepUrl(page, state);
   if (enrolled) return { kind: "enrolled", continueUrl };
   redirect(continueUrl);
 }
@@ -56,7 +58,7 @@ export default async function MfaEnrollmentPage({ searchParams }: HostedPageProp
   const context = await loadHostedPage(flow.publishableKey);
   const { t, branding, session } = context;
   const copy = t.mfaEnrollment;
-  const stage = await stageOf(context, flow);
+  const stage = await stageOf({ ...context, flow });
   const signInAgain = <TextLink href={hostedHref("/sign-in", flow)}>{copy.signInAgain}</TextLink>;
   const idle =
     stage.kind === "enrolled" ? (

@@ -1,7 +1,7 @@
 import { acceptInvitationAction, signUpFromInvitationAction } from "@/lib/hosted/actions/organizations";
 import { hostedFlowFields, hostedHref, type HostedFlow } from "@/lib/flows/hosted-flow";
 import { format, type Messages } from "@/lib/hosted/i18n/messages";
-import type { InvitationLanding as Landing } from "@/lib/hosted/invitation-landing";
+import type { InvitationLanding as Landing, InvitationViewer } from "@/lib/hosted/invitation-landing";
 import { ActionForm } from "@/components/ui/action-form";
 import { Alert } from "@/components/ui/alert";
 import { ButtonLink } from "@/components/ui/button-link";
@@ -15,15 +15,12 @@ import { NewPasswordField } from "../new-password-field";
 import { SignOutForm } from "../sign-out-form";
 import styles from "../account/account.module.css";
 
-/** Who is looking at the link: nobody signed in, the invited person, or someone else. */
-export type Viewer = { kind: "signedOut" } | { kind: "invitee" } | { kind: "otherAccount"; current: string };
-
 interface InvitationLandingProps {
   t: Messages;
   flow: HostedFlow;
   token: string;
   landing: Landing | null;
-  viewer: Viewer;
+  viewer: InvitationViewer;
   minPasswordLength: number;
 }
 

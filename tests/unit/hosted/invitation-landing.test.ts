@@ -2,12 +2,12 @@ import { eq } from "drizzle-orm";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { InvitationLanding, type Viewer } from "@/components/hosted/organizations/invitation-landing";
+import { InvitationLanding } from "@/components/hosted/organizations/invitation-landing";
 import { getDb } from "@/db/client";
 import { emailAddresses, organizationInvitations, organizations } from "@/db/schema";
 import { randomToken, sha256 } from "@/lib/crypto/tokens";
 import { messagesFor, type Locale } from "@/lib/hosted/i18n/messages";
-import { readInvitationLanding, type InvitationLanding as Landing } from "@/lib/hosted/invitation-landing";
+import { readInvitationLanding, type InvitationLanding as Landing, type InvitationViewer } from "@/lib/hosted/invitation-landing";
 import { ownsVerifiedAddress } from "@/lib/organizations/invitations";
 import { createUser, newEnvironment, STRONG_PASSWORD, uniqueEmail } from "../../helpers/fixtures";
 
@@ -46,7 +46,7 @@ const PENDING: Landing = {
   canCreateAccount: true,
 };
 
-function render(props: { landing?: Landing | null; viewer?: Viewer; locale?: Locale; token?: string }) {
+function render(props: { landing?: Landing | null; viewer?: InvitationViewer; locale?: Locale; token?: string }) {
   return renderToStaticMarkup(
     createElement(InvitationLanding, {
       t: messagesFor(props.locale ?? "en"),

@@ -1,14 +1,9 @@
-import { redirect } from "next/navigation";
-import { getDb } from "@/db/client";
 import { HostedShell } from "@/components/hosted/hosted-shell";
-import { InvitationLanding, type Viewer } from "@/components/hosted/organizations/invitation-landing";
-import { nextStepUrl } from "@/lib/flows/flow-target";
+import { InvitationLanding } from "@/components/hosted/organizations/invitation-landing";
 import { loadHostedPage } from "@/lib/hosted/hosted-context";
 import { hostedFlowFromSearch, hostedHref, searchParam } from "@/lib/flows/hosted-flow";
-import { readInvitationLanding } from "@/lib/hosted/invitation-landing";
-import { ownsVerifiedAddress } from "@/lib/organizations/invitations";
+import { loadInvitationPage } from "@/lib/hosted/invitation-landing";
 import { hostedMetadata, type HostedPageProps } from "@/lib/hosted/page-metadata";
-import { sessionState } from "@/lib/sessions/gates";
 
 // The invitation secret in this page's URL (and copied into the sign-in redirect_url) must not leak to
 // other sites through the Referer header. Not "no-referrer": with it browsers send `Origin: null` on the
@@ -20,17 +15,9 @@ export default async function InvitationAcceptPage({ searchParams }: HostedPageP
   const search = await searchParams;
   const flow = hostedFlowFromSearch(search);
   const context = await loadHostedPage(flow.publishableKey);
-  const { t, environment, session } = context;
+  const { t, environment } = context;
   const token = searchParam(search, "token") ?? "";
-  const landing = token ? await readInvitationLanding(getDb(), environment.id, token) : null;
-  let viewer: Viewer = { kind: "signedOut" };
-  if (session && landing?.status === "pending") {
-    const state = await sessionState(getDb(), environment, session.user, session.session.id);
-    if (state.status === "PENDING") redirect(nextStepUrl({ ...context, flow }, state));
-    viewer = (await ownsVerifiedAddress(getDb(), environment.id, session.user.id, landing.email))
-      ? { kind: "invitee" }
-      : { kind: "otherAccount", current: session.user.email ?? session.user.id };
-  }
+  const { landing, viewer } = await loadInvitationPage({ ...context, flow }, token);
   return (
     <HostedShell context={context} returnTo={hostedHref("/invitations/accept", flow, token ? { token } : {})}>
       <InvitationLanding

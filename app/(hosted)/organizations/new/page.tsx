@@ -1,12 +1,10 @@
-import { redirect } from "next/navigation";
-import { getDb } from "@/db/client";
 import { HostedShell } from "@/components/hosted/hosted-shell";
 import { CreateOrganizationForm } from "@/components/hosted/organizations/create-organization-form";
-import { nextStepUrl } from "@/lib/flows/flow-target";
 import { loadHostedPage } from "@/lib/hosted/hosted-context";
+import { loadOperation } from "@/lib/hosted/load-operation";
 import { hostedFlowFromSearch, hostedHref } from "@/lib/flows/hosted-flow";
 import { hostedMetadata, type HostedPageProps } from "@/lib/hosted/page-metadata";
-import { sessionState } from "@/lib/sessions/gates";
+import { getMeEndpoint } from "@/lib/users/me-endpoints";
 
 export const generateMetadata = (props: HostedPageProps) => hostedMetadata(props, (t) => t.organizations.create.title);
 
@@ -14,10 +12,9 @@ export const generateMetadata = (props: HostedPageProps) => hostedMetadata(props
 export default async function NewOrganizationPage({ searchParams }: HostedPageProps) {
   const flow = hostedFlowFromSearch(await searchParams);
   const context = await loadHostedPage(flow.publishableKey);
-  const { t, environment, session } = context;
-  if (!session) redirect(hostedHref("/sign-in", { ...flow, redirectUrl: "/organizations/new" }));
-  const state = await sessionState(getDb(), environment, session.user, session.session.id);
-  if (state.status === "PENDING") redirect(nextStepUrl({ ...context, flow }, state));
+  const { t, environment } = context;
+  // The form is for an ACTIVE session, as the operation it posts to: signed out, sign-in then back here; held by a gate, that gate's page.
+  await loadOperation({ ...context, flow, returnTo: "/organizations/new" }, getMeEndpoint);
   return (
     <HostedShell context={context} returnTo={hostedHref("/organizations/new", flow)}>
       <CreateOrganizationForm t={t} flow={flow} enabled={environment.settings.organizations.enabled} />
