@@ -2,14 +2,11 @@ import { HostedShell } from "@/components/hosted/hosted-shell";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { getDb } from "@/db/client";
 import { loadHostedPage } from "@/lib/hosted/hosted-context";
+import { dataExportLinkIsLive } from "@/lib/hosted/link-landings";
 import { hostedHref, hostedFlowFromSearch, searchParam } from "@/lib/flows/hosted-flow";
 import { format } from "@/lib/hosted/i18n/messages";
 import { hostedMetadata, type HostedPageProps } from "@/lib/hosted/page-metadata";
-import { findLiveDataExport } from "@/lib/users/data-requests";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // The token in this page's URL must not leak to other sites through the Referer header. Not
 // "no-referrer": with it browsers send `Origin: null` on the form post, which the origin check refuses.
@@ -22,9 +19,9 @@ export default async function DataExportPage({ searchParams }: HostedPageProps) 
   const id = searchParam(search, "id");
   const token = searchParam(search, "token");
   const context = await loadHostedPage(flow.publishableKey);
-  const { t, branding, environment } = context;
+  const { t, branding } = context;
   // Looking the link up changes nothing; a dead link is said so before anyone presses the button.
-  const live = id && token && UUID.test(id) ? Boolean(await findLiveDataExport(getDb(), environment, id, token)) : false;
+  const live = await dataExportLinkIsLive(context, id, token);
   return (
     <HostedShell context={context} returnTo={hostedHref("/account/data-export", flow, id && token ? { id, token } : {})}>
       <Card level={1} title={t.dataExport.title} lead={live ? <p>{format(t.dataExport.lead, { app: branding.applicationName })}</p> : null}>

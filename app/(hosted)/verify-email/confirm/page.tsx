@@ -1,14 +1,12 @@
-import { getDb } from "@/db/client";
 import { ConfirmEmailForm } from "@/components/hosted/confirm-email-form";
 import { HostedShell } from "@/components/hosted/hosted-shell";
 import { Alert } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
-import { AppError } from "@/lib/errors";
 import { loadHostedPage } from "@/lib/hosted/hosted-context";
+import { readVerificationLink } from "@/lib/hosted/link-landings";
 import { format } from "@/lib/hosted/i18n/messages";
 import { hostedMetadata, type HostedPageProps } from "@/lib/hosted/page-metadata";
 import { hostedHref, searchParam, hostedFlowFromSearch } from "@/lib/flows/hosted-flow";
-import { inspectVerificationLink } from "@/lib/users/email-verification";
 
 // The token in this page's URL must not leak to other sites through the Referer header.
 export const generateMetadata = (props: HostedPageProps) => hostedMetadata(props, (t) => t.confirmEmail.title, { referrer: "no-referrer" });
@@ -19,14 +17,9 @@ export default async function ConfirmEmailPage({ searchParams }: HostedPageProps
   const flow = hostedFlowFromSearch(search);
   const token = searchParam(search, "token");
   const context = await loadHostedPage(flow.publishableKey);
-  const { t, branding, environment } = context;
+  const { t, branding } = context;
   // Looking the link up changes nothing; a dead link is said so before anyone presses the button.
-  const pending = token
-    ? await inspectVerificationLink(getDb(), environment, token).catch((error: unknown) => {
-        if (error instanceof AppError) return null;
-        throw error;
-      })
-    : null;
+  const pending = await readVerificationLink(context, token);
   return (
     <HostedShell context={context} returnTo={hostedHref("/verify-email/confirm", flow, token ? { token } : {})}>
       <Card
