@@ -1,5 +1,5 @@
 import { desc, sql } from "drizzle-orm";
-import type { Database } from "@/db/client";
+import { getDb } from "@/db/client";
 import { outboxEmails } from "@/db/schema";
 
 export interface MailboxMessage {
@@ -15,10 +15,14 @@ export interface MailboxMessage {
 
 export const MAILBOX_LIMIT = 50;
 
-/** Outbox messages, newest first, optionally for one recipient (case-insensitive). */
-export async function listMailboxMessages(db: Database, options: { to?: string } = {}): Promise<MailboxMessage[]> {
+/**
+ * Outbox messages, newest first, optionally for one recipient (case-insensitive):
+ * the development mailbox's page and JSON route, which import no db/, so this reads
+ * through the process's database itself; nothing composes it into a transaction.
+ */
+export async function listMailboxMessages(options: { to?: string } = {}): Promise<MailboxMessage[]> {
   const to = options.to?.trim().toLowerCase();
-  return db
+  return getDb()
     .select({
       id: outboxEmails.id,
       to: outboxEmails.toAddress,

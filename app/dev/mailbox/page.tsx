@@ -1,7 +1,6 @@
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import type { CSSProperties } from "react";
-import { getDb } from "@/db/client";
 import { mailboxOpenTo } from "@/lib/email/email-settings";
 import { listMailboxMessages, MAILBOX_LIMIT } from "@/lib/email/mailbox";
 
@@ -19,7 +18,7 @@ export default async function MailboxPage({ searchParams }: MailboxPageProps) {
   if (!mailboxOpenTo(new Request("http://localhost/dev/mailbox", { headers: await headers() }))) notFound();
   const raw = (await searchParams).to;
   const to = (Array.isArray(raw) ? raw[0] : raw)?.trim() || undefined;
-  const messages = await listMailboxMessages(getDb(), { to });
+  const messages = await listMailboxMessages({ to });
   const json = `/dev/mailbox/messages${to ? `?to=${encodeURIComponent(to)}` : ""}`;
 
   return (

@@ -1,4 +1,3 @@
-import { getDb } from "@/db/client";
 import { mailboxOpenTo } from "@/lib/email/email-settings";
 import { listMailboxMessages } from "@/lib/email/mailbox";
 import { serviceUnavailableFor } from "@/lib/http/database-faults";
@@ -15,7 +14,7 @@ export async function GET(request: Request): Promise<Response> {
   const requestId = requestIdFor(request);
   try {
     const to = new URL(request.url).searchParams.get("to") || undefined;
-    const messages = await listMailboxMessages(getDb(), { to });
+    const messages = await listMailboxMessages({ to });
     const items = messages.map((message) => ({ ...message, createdAt: message.createdAt.toISOString() }));
     return Response.json({ items }, { headers: { "cache-control": "no-store", "x-request-id": requestId } });
   } catch (error) {
