@@ -1,17 +1,20 @@
 import { redirect } from "next/navigation";
 import type { z } from "zod";
-import { getDb } from "@/db/client";
+import { bootProbeEndpoint } from "../auth/endpoints";
 import type { sessionEstablishedSchema } from "../auth/schemas";
-import { sessionState } from "../sessions/gates";
 import { finalRedirectUrl, nextStepUrl, type FlowTarget } from "../flows/flow-target";
-import type { ActiveSession } from "../sessions/resolve-session";
 import { forgetMfaFlow, rememberMfaFlow } from "./flow-cookies";
 import { hostedHref } from "../flows/hosted-flow";
+import { loadOperation, type HostedPage } from "./load-operation";
 
-/** For someone already signed in (e.g. opening sign-in again): their next gate, else the redirect. */
-export async function continueUrlForSession(target: FlowTarget, session: ActiveSession): Promise<string> {
-  const state = await sessionState(getDb(), target.environment, session.user, session.session.id);
-  return nextStepUrl(target, state);
+/**
+ * For someone already signed in (e.g. opening sign-in again): on to their next
+ * gate, else the redirect; the session's state through the boot probe. Signed out,
+ * the page renders.
+ */
+export async function continueIfSignedIn(page: HostedPage): Promise<void> {
+  const signedIn = (await loadOperation(page, bootProbeEndpoint)).user;
+  if (signedIn) redirect(nextStepUrl(page, signedIn.session));
 }
 
 /** The account page's "back to the app" link: the accepted redirect, else the home URL; none when that is this very page. */

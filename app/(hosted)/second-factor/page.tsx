@@ -1,4 +1,3 @@
-import { redirect } from "next/navigation";
 import { AuthLinks } from "@/components/hosted/auth-links";
 import { HostedShell } from "@/components/hosted/hosted-shell";
 import { PasskeyCeremony } from "@/components/hosted/mfa/passkey-ceremony";
@@ -7,7 +6,7 @@ import { Alert } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
 import { TextLink } from "@/components/ui/text-link";
 import { passkeySecondFactorAction, passkeySecondFactorOptionsAction } from "@/lib/hosted/actions/passkeys";
-import { continueUrlForSession } from "@/lib/hosted/continue-url";
+import { continueIfSignedIn } from "@/lib/hosted/continue-url";
 import { pendingMfaFlow } from "@/lib/hosted/flow-cookies";
 import { loadHostedPage } from "@/lib/hosted/hosted-context";
 import { hostedFlowFields, hostedFlowFromSearch, hostedHref, searchParam } from "@/lib/flows/hosted-flow";
@@ -22,7 +21,7 @@ export default async function SecondFactorPage({ searchParams }: HostedPageProps
   const context = await loadHostedPage(flow.publishableKey);
   const { t } = context;
   const pending = await pendingMfaFlow(context.environment.id, "second_factor");
-  if (!pending && context.session) redirect(await continueUrlForSession({ ...context, flow }, context.session));
+  if (!pending) await continueIfSignedIn({ ...context, flow });
   const copy = t.secondFactor;
   const factors = pending?.factors ?? [];
   const method = searchParam(search, "method") === "recovery" && factors.includes("recovery_code") ? "recovery" : factors.includes("totp") ? "totp" : "passkey";

@@ -1,10 +1,9 @@
-import { redirect } from "next/navigation";
 import { HostedShell } from "@/components/hosted/hosted-shell";
 import { ProviderButtons } from "@/components/hosted/provider-buttons";
 import { SignUpForm } from "@/components/hosted/sign-up-form";
 import { Alert } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
-import { continueUrlForSession } from "@/lib/hosted/continue-url";
+import { continueIfSignedIn } from "@/lib/hosted/continue-url";
 import { loadHostedPage } from "@/lib/hosted/hosted-context";
 import { format } from "@/lib/hosted/i18n/messages";
 import { hostedMetadata, type HostedPageProps } from "@/lib/hosted/page-metadata";
@@ -17,7 +16,7 @@ export const generateMetadata = (props: HostedPageProps) => hostedMetadata(props
 export default async function SignUpPage({ searchParams }: HostedPageProps) {
   const flow = hostedFlowFromSearch(await searchParams);
   const context = await loadHostedPage(flow.publishableKey);
-  if (context.session) redirect(await continueUrlForSession({ ...context, flow }, context.session));
+  await continueIfSignedIn({ ...context, flow });
   const { t, branding, environment } = context;
   const buttons = await providerButtonProps(context, flow);
   return (

@@ -4,6 +4,7 @@ import AccountPage from "@/app/(hosted)/account/page";
 import ConsentPage from "@/app/(hosted)/consent/page";
 import MfaEnrollmentPage from "@/app/(hosted)/mfa-enrollment/page";
 import NewOrganizationPage from "@/app/(hosted)/organizations/new/page";
+import SignInPage from "@/app/(hosted)/sign-in/page";
 import VerifyEmailPage from "@/app/(hosted)/verify-email/page";
 import { loadHostedPage } from "@/lib/hosted/hosted-context";
 import { loadOperation } from "@/lib/hosted/load-operation";
@@ -80,6 +81,17 @@ describe("pages that need a session", () => {
     expect(await open(ConsentPage, env)).toMatchObject({ html: expect.stringContaining("https://example.com/terms") });
     // Not this page's gate: on to the open one.
     expect(await open(VerifyEmailPage, env)).toMatchObject({ html: expect.stringContaining(`href="${consent}"`) });
+  });
+
+  it("sign-in renders signed out, and sends someone already signed in on: to the open gate, else the app", async () => {
+    const env = await newEnvironment();
+    expect(await open(SignInPage, env)).toMatchObject({ html: expect.stringContaining('name="password"') });
+    const ada = await person(env);
+    signIn(ada.token);
+    const onwards = await open(SignInPage, env, { redirect_url: "/account" });
+    expect(onwards).toEqual({ redirect: `http://localhost:3000/account?pk=${env.publishableKey}` });
+    await env.api.patch("/environment", { legal: { requireConsent: true, termsUrl: "https://example.com/terms" } });
+    expect(await open(SignInPage, env, { redirect_url: "/account" })).toEqual({ redirect: `/consent?pk=${env.publishableKey}&redirect_url=%2Faccount` });
   });
 
   it("tells a visitor with neither a sign-in challenge nor a session that the enrollment has expired", async () => {
