@@ -7,7 +7,7 @@ import nextTypescript from "eslint-config-next/typescript";
  * A regex matches the `@/` alias and relative spellings alike (`../http/x`, `../../lib/http/x`).
  * Each file matches one of these blocks only: a later block's no-restricted-imports would replace an earlier one's.
  */
-export const LAYER_MESSAGES = {
+const LAYER_MESSAGES = {
   pageToDb: "app/ and components/ never import db/: read through loadOperation (lib/hosted/load-operation.ts), or a lib/ function that opens the database itself.",
   domainToKit: "lib/<domain> never imports the HTTP kit (lib/http): rules see no HTTP. Use the leaf lib/operation (operations, RequestContext, Caller, effects), or move what you need there or into the domain.",
   domainToRunner: "lib/<domain> never imports lib/hosted or lib/dashboard: those run domain operations, not the other way round. Move the rule into the domain (or lib/flows), and let the page or action pass what it needs.",
