@@ -8,39 +8,21 @@ import SignInPage from "@/app/(hosted)/sign-in/page";
 import VerifyEmailPage from "@/app/(hosted)/verify-email/page";
 import { loadHostedPage } from "@/lib/hosted/hosted-context";
 import { loadOperation } from "@/lib/hosted/load-operation";
-import { SESSION_COOKIE } from "@/lib/sessions/cookies";
 import { updateMeEndpoint } from "@/lib/users/me-endpoints";
 import { createUser, newEnvironment, openSession, STRONG_PASSWORD, uniqueEmail } from "../../helpers/fixtures";
+import { orRedirect, signIn } from "../../helpers/hosted-page-browser";
 
 /* Hosted pages read through loadOperation: the pipeline's auth level decides, and a refused session goes where a form's would. */
 
-const browser = vi.hoisted(() => ({ headers: new Headers(), jar: new Map<string, string>() }));
-vi.mock("next/headers", () => ({
-  headers: async () => browser.headers,
-  cookies: async () => ({
-    get: (name: string) => (browser.jar.has(name) ? { name, value: browser.jar.get(name) } : undefined),
-    set: (cookie: { name: string; value: string }) => browser.jar.set(cookie.name, cookie.value),
-  }),
-}));
+vi.mock("next/headers", () => import("../../helpers/hosted-page-browser").then((browser) => browser.nextHeaders));
 vi.mock("next/cache", () => ({ refresh: () => undefined }));
 
 type Env = Awaited<ReturnType<typeof newEnvironment>>;
 type Page = (props: { searchParams: Promise<Record<string, string>> }) => Promise<React.ReactElement>;
 
-function signIn(token: string | null) {
-  browser.jar.clear();
-  browser.headers = new Headers({ host: "localhost", "accept-language": "en", ...(token ? { cookie: `${SESSION_COOKIE}=${token}` } : {}) });
-}
-
 /** Renders a page; a redirect (Next's signal) answers its target instead of markup. */
-async function open(page: Page, env: Env, search: Record<string, string> = {}): Promise<{ html: string } | { redirect: string }> {
-  try {
-    return { html: renderToStaticMarkup(await page({ searchParams: Promise.resolve({ pk: env.publishableKey, ...search }) })) };
-  } catch (error) {
-    const digest = (error as { digest?: string }).digest;
-    if (typeof digest === "string" && digest.startsWith("NEXT_REDIRECT")) return { redirect: digest.split(";")[2] ?? "" };
-    throw error;
-  }
+function open(page: Page, env: Env, search: Record<string, string> = {}) {
+  return orRedirect(async () => ({ html: renderToStaticMarkup(await page({ searchParams: Promise.resolve({ pk: env.publishableKey, ...search }) })) }));
 }
 
 async function person(env: Env) {

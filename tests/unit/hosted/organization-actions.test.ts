@@ -22,25 +22,14 @@ import { IDLE_STATE, type FormState } from "@/lib/hosted/form-state";
 import { checkDeletionConfirmation } from "@/lib/organizations/deletion-confirmation";
 import { SESSION_COOKIE } from "@/lib/sessions/cookies";
 import { createUser, newEnvironment, openSession, STRONG_PASSWORD, uniqueEmail } from "../../helpers/fixtures";
+import { orRedirect, pageBrowser, signIn } from "../../helpers/hosted-page-browser";
 
 /* The hosted organization actions and pages end to end against the database: next/headers is the one thing stood in for. */
 
-const browser = vi.hoisted(() => ({ headers: new Headers(), jar: new Map<string, string>() }));
-vi.mock("next/headers", () => ({
-  headers: async () => browser.headers,
-  cookies: async () => ({
-    get: (name: string) => (browser.jar.has(name) ? { name, value: browser.jar.get(name) } : undefined),
-    set: (cookie: { name: string; value: string }) => browser.jar.set(cookie.name, cookie.value),
-  }),
-}));
+vi.mock("next/headers", () => import("../../helpers/hosted-page-browser").then((browser) => browser.nextHeaders));
 vi.mock("next/cache", () => ({ refresh: () => undefined }));
 
 type Env = Awaited<ReturnType<typeof newEnvironment>>;
-
-function signIn(token: string | null) {
-  browser.jar.clear();
-  browser.headers = new Headers({ host: "localhost", "accept-language": "en", ...(token ? { cookie: `${SESSION_COOKIE}=${token}` } : {}) });
-}
 
 function form(env: Env, fields: Record<string, string>): FormData {
   const data = new FormData();
@@ -50,14 +39,8 @@ function form(env: Env, fields: Record<string, string>): FormData {
 }
 
 /** Runs an action; a redirect (Next's signal) answers its target instead of a state. */
-async function submit(action: (state: FormState, data: FormData) => Promise<FormState>, data: FormData): Promise<FormState | { redirect: string }> {
-  try {
-    return await action(IDLE_STATE, data);
-  } catch (error) {
-    const digest = (error as { digest?: string }).digest;
-    if (typeof digest === "string" && digest.startsWith("NEXT_REDIRECT")) return { redirect: digest.split(";")[2] ?? "" };
-    throw error;
-  }
+function submit(action: (state: FormState, data: FormData) => Promise<FormState>, data: FormData): Promise<FormState | { redirect: string }> {
+  return orRedirect(() => action(IDLE_STATE, data));
 }
 
 async function person(env: Env, email = uniqueEmail()) {
@@ -133,7 +116,7 @@ describe("the invitation landing page's actions", () => {
     const { ticket } = await invite(env, orgId, email);
     const answer = await submit(signUpFromInvitationAction, form(env, { token: ticket, name: "Grace Hopper", password: STRONG_PASSWORD }));
     expect(answer).toEqual({ redirect: `/organizations/${orgId}?pk=${env.publishableKey}` });
-    expect(browser.jar.get(SESSION_COOKIE)).toBeTruthy();
+    expect(pageBrowser.jar.get(SESSION_COOKIE)).toBeTruthy();
     const [invitation] = await getDb().select().from(organizationInvitations).where(eq(organizationInvitations.ticketHash, sha256(ticket)));
     expect(invitation?.status).toBe("accepted");
     expect(await roleOf(orgId, invitation?.acceptedBy ?? "")).toBe("admin");
@@ -149,7 +132,7 @@ describe("the invitation landing page's actions", () => {
     // The inviter's API token is no ticket: it creates no account.
     const withToken = (await submit(signUpFromInvitationAction, form(env, { token, password: STRONG_PASSWORD }))) as FormState;
     expect(withToken.status).toBe("error");
-    expect(browser.jar.get(SESSION_COOKIE)).toBeUndefined();
+    expect(pageBrowser.jar.get(SESSION_COOKIE)).toBeUndefined();
     await submit(signUpFromInvitationAction, form(env, { token: ticket, password: STRONG_PASSWORD }));
     signIn(null);
     const again = (await submit(signUpFromInvitationAction, form(env, { token: ticket, password: STRONG_PASSWORD }))) as FormState;
