@@ -1,6 +1,18 @@
 import { parse as parseCookies } from "cookie";
 
 /**
+ * The name a cookie that binds a flow to this browser goes by: on https a `__Host-`
+ * cookie (Secure, Path=/, no Domain), which a sibling subdomain can neither plant
+ * nor overwrite, so one a reader finds was set by this host; plain http is loopback
+ * development, where browsers refuse the prefix and the plain name stays. A reader
+ * looks only under the name of the request's own security: a plain-named cookie on
+ * https is one anybody on the parent domain could have set.
+ */
+export function hostPrefixed(name: string, secure: boolean): string {
+  return secure ? `__Host-${name}` : name;
+}
+
+/**
  * Every value of cookie `name` in a Cookie header, in order. Read from the raw header:
  * a cookie parser keeps one value per name and would hide that there were two.
  */
