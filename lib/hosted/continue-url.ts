@@ -8,7 +8,7 @@ import { safeRedirect } from "../http/safe-redirect";
 import { sessionState, type SessionState } from "../sessions/gates";
 import type { ActiveSession } from "../sessions/resolve-session";
 import { forgetMfaFlow, rememberMfaFlow } from "./flow-cookies";
-import { hostedHref, type HostedFlow } from "./hosted-flow";
+import { GATE_PAGES, hostedHref, type HostedFlow } from "./hosted-flow";
 
 /** Only what identifies the target: a refused URL's query may carry tokens or personal data. */
 function describeForLog(requested: string): string {
@@ -45,16 +45,8 @@ export function finalRedirectUrl({ environment, flow, links }: FlowTarget): stri
 
 /** After sign-in, sign-up or a cleared gate: the next open gate's page, else the final redirect. */
 export function nextStepUrl(target: FlowTarget, state: SessionState): string {
-  switch (state.currentGate?.key) {
-    case "LEGAL_ACCEPTANCE":
-      return hostedHref("/consent", target.flow);
-    case "EMAIL_VERIFICATION":
-      return hostedHref("/verify-email", target.flow);
-    case "MFA_ENROLLMENT":
-      return hostedHref("/mfa-enrollment", target.flow);
-    default:
-      return finalRedirectUrl(target);
-  }
+  const gate = state.currentGate?.key;
+  return gate ? hostedHref(GATE_PAGES[gate], target.flow) : finalRedirectUrl(target);
 }
 
 /** For someone already signed in (e.g. opening sign-in again): their next gate, else the redirect. */

@@ -3,16 +3,17 @@ import type { z } from "zod";
 import type { Actor } from "../audit/record-event";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
+import { gatePageUrl } from "../hosted/hosted-flow";
 import { findMembership, type ActingMember } from "../organizations/memberships";
 import { enforceRateLimit } from "../rate-limit/enforce";
-import { authorizeSession } from "../sessions/authorize-session";
+import { authorizeSession, pendingGate } from "../sessions/authorize-session";
 import type { GateKey, SessionState } from "../sessions/gates";
 import type { ActiveSession } from "../sessions/resolve-session";
 import { isRecentlyVerified } from "../sessions/reverification";
 import type { AuthLevel, Infer, Operation, OrganizationScope, SessionLevel } from "./operation";
 import type { RequestContext } from "./request-context";
 import type { ResponseEffects } from "./response-effects";
-import type { SeeOther } from "./see-other";
+import { SeeOther } from "./see-other";
 import { assertStorableStrings } from "./json-body";
 import { zodToAppError } from "./zod-errors";
 
@@ -174,7 +175,13 @@ export async function executeOperation<P extends ZodOrNone, Q extends ZodOrNone,
   effects: ResponseEffects,
 ): Promise<Infer<R> | SeeOther> {
   const { operation } = target;
-  const granted = await authorize(operation.auth, caller, operation.clearsGate);
+  const granted = await authorize(operation.auth, caller, operation.clearsGate).catch((error: unknown) => {
+    const gate = operation.pendingNavigatesToGate && caller.context.acceptsHtml ? pendingGate(error) : null;
+    if (gate && caller.environment) return new SeeOther(gatePageUrl(caller.environment, caller.context.host, gate));
+    throw error;
+  });
+  // A PENDING session's browser navigation, sent on to its gate's page (Operation.pendingNavigatesToGate).
+  if (granted instanceof SeeOther) return granted;
   const params = parse(operation.params, raw.params ?? {}, "path");
   // Query strings and the hosted actions' form fields never pass json-body's checks: a NUL
   // in a search text or an organization name would reach Postgres as a 500.
