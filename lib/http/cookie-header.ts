@@ -31,7 +31,9 @@ export function cookieValues(header: string | null, name: string): string[] {
  * mean one was planted (a sibling subdomain's Domain cookie, or one with a narrower
  * Path, to put the victim into the attacker's session or flow); which one the
  * browser lists first is not ours to trust, so a reader takes such a name as absent.
- * Every cookie a sibling could plant is read through this one rule.
+ * Every cookie a sibling could plant is read through this one rule, unless something
+ * only this host can set tells the two apart (the session cookie's `__Host-`
+ * companion on https: lib/sessions/cookies.ts).
  */
 export function cookiePresentedTwice(header: string | null, name: string): boolean {
   return cookieValues(header, name).length > 1;
