@@ -124,6 +124,9 @@ async function main(): Promise<number> {
   }
   const handle = databaseHandle();
   try {
+    // Migrations only: re-spelling the stored frontend hosts (upgradeDatabase) is the server's
+    // boot, under the PUBLIC_URL they are served by; a CLI run in a shell with another (or
+    // none, so http://localhost:3000) would drop ports that are real there.
     await migrateDatabase(handle);
     await run(handle.db, command);
     return 0;

@@ -6,10 +6,10 @@
  */
 import { spawn } from "node:child_process";
 import { databaseHandle, closeDb } from "../db/client";
-import { migrateDatabase } from "../db/migrate";
 import { embeddedDatabaseHolder, claimEmbeddedDatabase, releaseEmbeddedDatabase } from "../lib/cli/embedded-lock";
 import { productionStartProblem } from "../lib/config/production-checks";
 import { databaseUrl } from "../db/config";
+import { upgradeDatabase } from "../lib/config/upgrade-database";
 import { isProduction, port, publicUrl } from "../lib/config/runtime";
 import { mailboxEnabled } from "../lib/email/email-settings";
 import { seedDevelopmentEnvironment } from "../lib/environments/dev-seed";
@@ -49,7 +49,7 @@ async function prepareDatabase() {
   if (holder) fail(`another Gatehouse server (pid ${holder}) is using the embedded database in this folder.`);
   const handle = databaseHandle();
   log(handle.kind === "pglite" ? "database: embedded PGlite in ./.data (set DATABASE_URL for Postgres)" : "database: Postgres from DATABASE_URL");
-  await migrateDatabase(handle);
+  await upgradeDatabase(handle);
   const seed = await seedDevelopmentEnvironment(handle.db);
   await closeDb(); // PGlite has one owner: hand it to the server process.
   return seed;

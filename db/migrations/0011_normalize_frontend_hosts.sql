@@ -1,16 +1,16 @@
--- Hand-written: every frontend host in the one spelling lib/environments/frontend-host.ts
--- gives new ones, so that the primary key of environment_frontend_hosts decides per origin,
--- not per string ("acme.test" and "acme.test:443" were two hosts). The database does not
--- know PUBLIC_URL's scheme, so both default ports go: no deployment serves https on :80 or
--- http on :443, so an entry naming either only ever meant the scheme's default. Lower case
--- and a trailing dot are normalised too (the old validator refused them; direct writes may
--- not have). Where two environments held one host in two spellings the oldest keeps it, as
--- in 0004. The owners table is emptied, then refilled by its sync trigger, which the UPDATE
--- of every environment's frontend_hosts fires: no row of an old spelling is left to collide.
+-- Hand-written: the part of the one spelling lib/environments/frontend-host.ts gives new
+-- frontend hosts that does not depend on PUBLIC_URL: lower case and no trailing dot (the old
+-- validator refused both; direct writes may not have). Which port is the default one is
+-- PUBLIC_URL's (its explicit port, else its scheme's), which SQL cannot know: every boot
+-- re-spells stored hosts with the PUBLIC_URL-aware function after the migrations
+-- (lib/environments/respell-frontend-hosts.ts). Where two environments held one host in two
+-- spellings the oldest keeps it, as in 0004. The owners table is emptied, then refilled by
+-- its sync trigger, which the UPDATE of every environment's frontend_hosts fires: no row of
+-- an old spelling is left to collide.
 DELETE FROM "environment_frontend_hosts";--> statement-breakpoint
 WITH "spelled" AS (
   SELECT e."id" AS "environment_id", e."created_at", t."n",
-    regexp_replace(regexp_replace(lower(t."host"), ':(80|443)$', ''), '\.(:[0-9]+)?$', '\1') AS "host"
+    regexp_replace(lower(t."host"), '\.(:[0-9]+)?$', '\1') AS "host"
   FROM "environments" e CROSS JOIN LATERAL unnest(e."frontend_hosts") WITH ORDINALITY AS t("host", "n")
   WHERE t."host" IS NOT NULL
 ), "owners" AS (

@@ -92,7 +92,7 @@ export const logoutOperation = defineOperation({
   path: "/_svc/auth/logout",
   summary: "Sign out this device",
   description:
-    "Revokes the current session and clears the session cookie and its hint. Succeeds without a session too, and then still clears the cookie, unless it holds another environment's session: that cookie is left alone. A request with two session cookies has no session.",
+    "Revokes the current session and clears the session cookie and its hint. Succeeds without a session too, and then still clears the cookie, unless it holds another environment's session: that cookie is left alone. A request with two session cookies has the session the `__Host-gh_session_bind` companion names on https, none over plain http.",
   tags,
   auth: "publishableKey",
   response: { status: 200, description: "Signed out.", schema: acknowledgedSchema },

@@ -39,12 +39,13 @@ export function linkBase(environment: EnvironmentContext, host: string | null): 
 /**
  * The origin of a frontend host entry: PUBLIC_URL's scheme, and PUBLIC_URL's port
  * when the entry names none (so `acme.localhost` works beside `localhost:3000` in
- * development; in production PUBLIC_URL names no port). The issuer uses the same rule.
+ * development; in production PUBLIC_URL names no port), serialised as a URL does
+ * (an entry's `:443` under https is no part of it). The issuer uses the same rule.
  */
 export function frontendHostOrigin(entry: string): string {
   const base = new URL(publicUrl());
   const withPort = /:\d+$/.test(entry) || !base.port ? entry : `${entry}:${base.port}`;
-  return `${base.protocol}//${withPort}`;
+  return new URL(`${base.protocol}//${withPort}`).origin;
 }
 
 /** An absolute link to a page of the environment, on its link base. */

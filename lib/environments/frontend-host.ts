@@ -5,22 +5,50 @@ import { normalizeOrigin } from "./allowed-origins";
 /** A host name of ASCII labels (at most 253 characters) with an optional :port. */
 const HOST_PATTERN = /^(?=.{1,253}(:|$))[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/;
 
+/** The port a URL reaches: its own, else its scheme's default. */
+function effectivePort(url: URL): number {
+  return url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
+}
+
 /**
  * A frontend host (`host[:port]`) in its one spelling, or null when it is none: lower
- * case, IDNA as punycode ASCII, no trailing dot, and no port when it is the default
- * of PUBLIC_URL's scheme (:443 under https, :80 under http), since an entry's origin
- * takes that scheme (frontendHostOrigin). `ACME.test.`, `acme.test:443` and
- * `acme.test` are all `https://acme.test` there: spelled alike, the primary key of
- * environment_frontend_hosts gives that origin to one environment only. Stored hosts
- * and the Host of each request are spelled by this one function, so a lookup finds
- * the environment whichever spelling a client sends.
+ * case, IDNA as punycode ASCII, no trailing dot, and no port when it is PUBLIC_URL's
+ * (its explicit port, else its scheme's default). An entry's origin takes PUBLIC_URL's
+ * scheme, and PUBLIC_URL's port when it names none (frontendHostOrigin), so that is
+ * the port a bare entry stands for: under `https://auth.example.test:8443`,
+ * `dup.example.test` and `dup.example.test:8443` are one origin, while
+ * `tls.example.test:443` is another and keeps its port; under `https://auth.example.test`,
+ * `ACME.test.`, `acme.test:443` and `acme.test` are all `https://acme.test`. Spelled
+ * alike, the primary key of environment_frontend_hosts gives each origin to one
+ * environment only. Stored hosts and the Host of each request (requestHostSpelling)
+ * are spelled by this one function, so a lookup finds the environment whichever
+ * spelling a client sends. It depends on PUBLIC_URL, which SQL cannot know: stored
+ * hosts are re-spelled at boot (respellFrontendHosts).
  */
 export function normalizeFrontendHost(input: string): string | null {
-  const origin = normalizeOrigin(`${new URL(publicUrl()).protocol}//${input.trim()}`);
+  const base = new URL(publicUrl());
+  const trimmed = input.trim();
+  const origin = normalizeOrigin(`${base.protocol}//${trimmed}`);
   if (!origin) return null;
-  const { hostname, port } = new URL(origin);
-  const host = `${hostname.replace(/\.$/, "")}${port ? `:${port}` : ""}`;
+  // Read before the URL parser, which drops the scheme's default port, and so would
+  // hide `:443` under an https PUBLIC_URL on :8443 (another origin there).
+  const written = /:(\d+)$/.exec(trimmed)?.[1];
+  const port = written === undefined || Number(written) === effectivePort(base) ? "" : `:${Number(written)}`;
+  const host = `${new URL(origin).hostname.replace(/\.$/, "")}${port}`;
   return HOST_PATTERN.test(host) ? host : null;
+}
+
+/**
+ * A request's Host (`host[:port]`) in the spelling of frontend hosts, or null when no
+ * frontend host can be spelled so. A Host names no port when the request came to its
+ * scheme's default (RFC 9110 §7.2), which is PUBLIC_URL's scheme (behind a TLS proxy
+ * the socket is plain http): that port is made explicit first, since to
+ * normalizeFrontendHost a bare host means PUBLIC_URL's port, which may be another.
+ */
+export function requestHostSpelling(host: string): string | null {
+  const trimmed = host.trim();
+  if (/:\d*$/.test(trimmed)) return normalizeFrontendHost(trimmed);
+  return normalizeFrontendHost(`${trimmed}:${new URL(publicUrl()).protocol === "https:" ? 443 : 80}`);
 }
 
 export const frontendHostSchema = z

@@ -3,20 +3,21 @@ import type { Database } from "@/db/client";
 import { preparedStatement } from "@/db/prepared";
 import { environments } from "@/db/schema";
 import { toEnvironmentContext, type EnvironmentContext } from "./context";
-import { normalizeFrontendHost } from "./frontend-host";
+import { requestHostSpelling } from "./frontend-host";
 
 const PUBLISHABLE_KEY_PATTERN = /^pk_(test|live)_[A-Za-z0-9_-]{16,100}$/;
 
 /**
  * The tenant host of a request: `x-forwarded-host` from a proxy, else `host`, spelled as
- * frontend hosts are stored (normalizeFrontendHost), so `ACME.test.` or `acme.test:443`
- * finds the environment of `acme.test`. A Host no frontend host can be (an IPv6
- * literal, say) stays as sent, lower-cased: it names no environment, and may be PUBLIC_URL's.
+ * frontend hosts are stored (requestHostSpelling), so `ACME.test.` or `acme.test:443`
+ * finds the environment of `acme.test` (under an https PUBLIC_URL on the default port).
+ * A Host no frontend host can be (an IPv6 literal, say) stays as sent, lower-cased: it
+ * names no environment, and may be PUBLIC_URL's.
  */
 export function requestHost(request: Request): string | null {
   const forwarded = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim();
   const host = forwarded || request.headers.get("host");
-  return host ? (normalizeFrontendHost(host) ?? host.toLowerCase()) : null;
+  return host ? (requestHostSpelling(host) ?? host.toLowerCase()) : null;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { EnvironmentContext } from "../environments/context";
 import type { LinkBase } from "../environments/environment-links";
 import type { SessionState } from "../sessions/gates";
-import { hostedHref, type HostedFlow } from "./hosted-flow";
+import { GATE_PAGES, hostedHref, type HostedFlow } from "./hosted-flow";
 import { safeRedirect } from "./safe-redirect";
 
 /** Only what identifies the target: a refused URL's query may carry tokens or personal data. */
@@ -39,14 +39,6 @@ export function finalRedirectUrl({ environment, flow, links }: FlowTarget): stri
 
 /** After sign-in, sign-up or a cleared gate: the next open gate's page, else the final redirect. */
 export function nextStepUrl(target: FlowTarget, state: SessionState): string {
-  switch (state.currentGate?.key) {
-    case "LEGAL_ACCEPTANCE":
-      return hostedHref("/consent", target.flow);
-    case "EMAIL_VERIFICATION":
-      return hostedHref("/verify-email", target.flow);
-    case "MFA_ENROLLMENT":
-      return hostedHref("/mfa-enrollment", target.flow);
-    default:
-      return finalRedirectUrl(target);
-  }
+  const gate = state.currentGate?.key;
+  return gate ? hostedHref(GATE_PAGES[gate], target.flow) : finalRedirectUrl(target);
 }

@@ -1,3 +1,7 @@
+import type { EnvironmentContext } from "../environments/context";
+import { environmentUrl, linkBase } from "../environments/environment-links";
+import type { GateKey } from "../sessions/gates";
+
 /**
  * What every hosted link and form carries along: the publishable key (local
  * development, where the Host does not identify the environment) and the
@@ -42,4 +46,20 @@ export function hostedFlowFields(flow: HostedFlow): Record<string, string> {
 export function hostedHref(path: string, flow: HostedFlow, extra: Record<string, string> = {}): string {
   const query = new URLSearchParams({ ...hostedFlowFields(flow), ...extra }).toString();
   return query ? `${path}?${query}` : path;
+}
+
+/** The hosted page where a PENDING session clears each gate. */
+export const GATE_PAGES: Record<GateKey, string> = {
+  LEGAL_ACCEPTANCE: "/consent",
+  EMAIL_VERIFICATION: "/verify-email",
+  MFA_ENROLLMENT: "/mfa-enrollment",
+};
+
+/**
+ * The absolute URL of a gate's page for a request that arrived on `host`: on the
+ * environment's frontend host when it is one (where the session cookie lives), else
+ * on PUBLIC_URL with `pk`.
+ */
+export function gatePageUrl(environment: EnvironmentContext, host: string | null, gate: GateKey): string {
+  return environmentUrl(linkBase(environment, host), GATE_PAGES[gate]);
 }

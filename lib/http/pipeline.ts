@@ -3,16 +3,17 @@ import type { z } from "zod";
 import type { Actor } from "../audit/record-event";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
+import { gatePageUrl } from "../flows/hosted-flow";
 import { findMembership, type ActingMember } from "../organizations/memberships";
 import { enforceRateLimit } from "../rate-limit/enforce";
-import { authorizeSession } from "../sessions/authorize-session";
+import { authorizeSession, pendingGate } from "../sessions/authorize-session";
 import type { ActiveSession } from "../sessions/resolve-session";
 import { isRecentlyVerified } from "../sessions/reverification";
 import { operatorMay, type Caller, type OperatorPermission, type PresentedCredentials, type ServerCaller } from "../operation/caller";
 import { serverActor, type Endpoint, type OperationInput, type RawInput } from "../operation/endpoint";
 import type { AuthLevel, Infer, Operation, OrganizationScope } from "../operation/operation";
 import type { ResponseEffects } from "../operation/response-effects";
-import type { SeeOther } from "../operation/see-other";
+import { SeeOther } from "../operation/see-other";
 import { assertStorableStrings } from "./json-body";
 import { zodToAppError } from "./zod-errors";
 
@@ -124,7 +125,13 @@ export async function executeOperation<P extends ZodOrNone, Q extends ZodOrNone,
   effects: ResponseEffects,
 ): Promise<Infer<R> | SeeOther> {
   const { operation } = target;
-  const granted = await authorize(operation, presented);
+  const granted = await authorize(operation, presented).catch((error: unknown) => {
+    const gate = operation.pendingNavigatesToGate && presented.context.acceptsHtml ? pendingGate(error) : null;
+    if (gate && presented.environment) return new SeeOther(gatePageUrl(presented.environment, presented.context.host, gate));
+    throw error;
+  });
+  // A PENDING session's browser navigation, sent on to its gate's page (Operation.pendingNavigatesToGate).
+  if (granted instanceof SeeOther) return granted;
   const params = parse(operation.params, raw.params ?? {}, "path");
   // Query strings and the hosted actions' form fields never pass json-body's checks: a NUL
   // in a search text or an organization name would reach Postgres as a 500.

@@ -82,6 +82,9 @@ export async function findMfaChallenge(
  * all the user's sessions were revoked (a password change…) is refused. Call it in
  * the transaction that opens the session, so the token is spent exactly when the
  * session exists.
+ * The same UPDATE drops a held reset's password hash from the row: the caller applies
+ * it from the challenge it already read, and a spent row kept until clean-up must not
+ * hold a crackable hash of the account's new password.
  * Undefined when the user is gone.
  */
 export async function redeemMfaChallenge(db: Database, challenge: MfaChallenge): Promise<UserRow | undefined> {
@@ -89,7 +92,7 @@ export async function redeemMfaChallenge(db: Database, challenge: MfaChallenge):
   const spent = db.$with("spent").as(
     db
       .update(oneTimeCodes)
-      .set({ consumedAt: sql`now()` })
+      .set({ consumedAt: sql`now()`, payload: sql`${oneTimeCodes.payload} - 'passwordReset'` })
       .where(
         and(
           eq(oneTimeCodes.id, challenge.row.id),

@@ -72,7 +72,7 @@ export const linkPostOperation = defineOperation({
   method: "post",
   summary: "Begin connecting a provider account",
   description:
-    "For a signed-in user with a recent sign-in: 303 to the provider, as authorize does; the flow is bound to this session and ends at /_svc/auth/oauth2/link/complete, then at `redirect_url` (default: the hosted account page). Start it with a plain form post from a page of your own site (`<form method=\"post\" action=\"/_svc/auth/oauth2/{provider}/link?redirect_url=…\">`, no body; through PUBLIC_URL add `pk=<publishableKey>`): a browser's post from an Origin the environment does not allow answers 403 origin_not_allowed, and one another site started (`Sec-Fetch-Site: cross-site`) 403 forbidden.",
+    "For a signed-in user with a recent sign-in: 303 to the provider, as authorize does; the flow is bound to this session and ends at /_svc/auth/oauth2/link/complete, then at `redirect_url` (default: the hosted account page). Start it with a plain form post from a page of your own site (`<form method=\"post\" action=\"/_svc/auth/oauth2/{provider}/link?redirect_url=…\">`, no body; through PUBLIC_URL add `pk=<publishableKey>`): a browser's post from an Origin the environment does not allow answers 403 origin_not_allowed, and one another site started (`Sec-Fetch-Site: cross-site`) 403 forbidden. With the session cookie the post must carry an `Origin` header (browsers always send one on a POST) or `Sec-Fetch-Site: same-origin`, else 403 forbidden; a session sent as `Authorization: Bearer <sessionToken>` needs neither.",
 });
 
 export const linkOperation = defineOperation({
@@ -105,7 +105,7 @@ export const oauthReverifyOperation = defineOperation({
   path: "/_svc/auth/oauth2/{provider}/reverify",
   summary: "Confirm it is you with a connected provider account",
   description:
-    "\"Confirm it's you\" for a user who signs in with a provider account (and may have no password): 303 to the provider, as authorize does; the flow is bound to this session and ends at /_svc/auth/oauth2/reverify/complete, which opens the session's reverification window (like POST /_svc/auth/reverify) when the account that signed in at the provider is one connected to this user. OAuth proves a first factor only: a user with two-step verification gets 403 forbidden and confirms with the authenticator code or a passkey instead. Like link, a navigation another site started (`Sec-Fetch-Site: cross-site`) answers 403 forbidden; same-origin, same-site, `none` and requests without the header pass.",
+    "\"Confirm it's you\" for a user who signs in with a provider account (and may have no password): 303 to the provider, as authorize does; the flow is bound to this session and ends at /_svc/auth/oauth2/reverify/complete, which opens the session's reverification window (like POST /_svc/auth/reverify) when the account that signed in at the provider is one connected to this user. OAuth proves a first factor only: a user with two-step verification gets 403 forbidden and confirms with the authenticator code or a passkey instead. A navigation another site started (`Sec-Fetch-Site: cross-site`) answers 403 forbidden; same-origin, same-site, `none` and requests without the header pass, a GET being enough here (unlike link, which connects whichever account signs in at the provider and so starts with a POST): the window opens only for a provider account already connected to this user, so a login CSRF at the provider gains nothing.",
   tags,
   auth: "session",
   rateLimits: [{ action: "signIn" }],

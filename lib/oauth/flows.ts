@@ -6,6 +6,7 @@ import { randomToken, sha256 } from "../crypto/tokens";
 import { seal, unseal } from "../crypto/secret-box";
 import type { EnvironmentContext } from "../environments/context";
 import type { LinkBase } from "../environments/environment-links";
+import { hostPrefixed } from "../operation/cookie-header";
 import type { RequestContext } from "../operation/request-context";
 import type { FlowCookie } from "../operation/response-effects";
 
@@ -79,14 +80,9 @@ export interface ConsumedFlow {
 
 const linkBaseSchema = z.object({ origin: z.string(), publishableKey: z.string().nullable() });
 
-/**
- * The name of a browser-binding cookie on a flow's host. On https it is a
- * `__Host-` cookie (Secure, Path=/, no Domain): a sibling subdomain cannot plant
- * or overwrite it, so a binding it carries was set by this host. Plain http is
- * loopback development only, where the plain name stays.
- */
+/** The name of a browser-binding cookie on a flow's host: `__Host-` prefixed when that host is https (hostPrefixed). */
 export function hostCookieName(base: LinkBase, name: string): string {
-  return base.origin.startsWith("https:") ? `__Host-${name}` : name;
+  return hostPrefixed(name, base.origin.startsWith("https:"));
 }
 
 /** The gh_oauth cookie as this request presents it on the flow's host (the plain name is not read on https). */

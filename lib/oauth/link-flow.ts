@@ -17,11 +17,13 @@ import type { ProviderProfile } from "./profile";
 import { holdProvider } from "./hold-provider";
 
 /**
- * A flow a session starts (link, reverify) begins from a page of the user's own
- * site: a navigation that another site started (`Sec-Fetch-Site: cross-site`) is
- * refused with 403 forbidden, so a hostile page cannot send a signed-in browser
- * off to connect a provider account or sign in at it. Same-origin, same-site, a
- * typed or bookmarked URL (`none`) and clients that send no such header pass.
+ * The floor for a flow a session starts (link, reverify): a navigation that another
+ * site started (`Sec-Fetch-Site: cross-site`) is refused with 403 forbidden, so a
+ * hostile page cannot send a signed-in browser off to connect a provider account or
+ * sign in at it. This is all reverify asks: it only opens the reverification window
+ * when the provider account that signs in is already connected to the session's
+ * user, so a login CSRF at the provider gets nothing. Linking connects whichever
+ * account signs in, and asks more of its start on top (assertLinkStartAllowed).
  */
 function assertNotCrossSite(context: RequestContext): void {
   if (context.fetchSite === "cross-site") {
@@ -86,21 +88,28 @@ export type LinkStart = "POST" | "GET";
 /**
  * Connecting an account starts with a POST, which the route kit let through only
  * from an Origin the environment allows (CONTRACT §2): the hosted account page
- * posts a form. A GET carries no Origin to check, so a page of a sibling subdomain
- * (same-site: the SameSite=Lax cookie goes along) or any page in a browser that
- * sends no Sec-Fetch-Site could send a recently signed-in browser there and, with a
- * login CSRF at the provider, have the attacker's provider account connected to the
- * victim. A GET with a session cookie therefore needs `Sec-Fetch-Site: same-origin`
- * (a page of this very origin); a session presented as a bearer token (a native
- * client) is no ambient credential, and its GET passes.
+ * posts a form. That check passes a request with no Origin at all (code that is no
+ * browser sends none), so with the session cookie, an ambient credential, the POST
+ * must carry an Origin (which was then checked) or `Sec-Fetch-Site: same-origin`:
+ * browsers send Origin on every POST, and a request without it that still carries
+ * the cookie came from something we cannot vouch for. A GET carries no Origin to
+ * check, so a page of a sibling subdomain (same-site: the SameSite=Lax cookie goes
+ * along) or any page in a browser that sends no Sec-Fetch-Site could send a recently
+ * signed-in browser there and, with a login CSRF at the provider, have the
+ * attacker's provider account connected to the victim: a cookie GET needs
+ * `Sec-Fetch-Site: same-origin` (a page of this very origin). A session presented
+ * as a bearer token (a native client) is no ambient credential: no other page can
+ * make a browser send it, and either method passes.
  */
 function assertLinkStartAllowed(current: ActiveSession, start: LinkStart, context: RequestContext): void {
-  if (start === "GET" && current.presentedAs === "cookie" && context.fetchSite !== "same-origin") {
-    throw new AppError(
-      "forbidden",
-      "Connect an account with POST /_svc/auth/oauth2/{provider}/link (a form on your page); a browser's GET passes only from a page of this origin.",
-    );
-  }
+  if (current.presentedAs !== "cookie" || context.fetchSite === "same-origin") return;
+  if (start === "POST" && context.origin !== null) return;
+  throw new AppError(
+    "forbidden",
+    start === "POST"
+      ? "A browser connects an account with a form post from a page of the application (it sends an Origin header); this request carried the session cookie and no Origin."
+      : "Connect an account with POST /_svc/auth/oauth2/{provider}/link (a form on your page); a browser's GET passes only from a page of this origin.",
+  );
 }
 
 /**

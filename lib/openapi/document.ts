@@ -145,7 +145,7 @@ export function openApiDocument() {
         secretKey: { type: "http", scheme: "bearer", description: "Secret key `sk_test_...` / `sk_live_...`; shown once at creation." },
         publishableKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "Publishable key `pk_test_...` / `pk_live_...`." },
         frontendHost: { type: "apiKey", in: "header", name: "Host", description: "The environment's frontend host, when no X-API-Key is sent." },
-        sessionCookie: { type: "apiKey", in: "cookie", name: "__gh_session", description: "Session cookie set by sign-in: HttpOnly, SameSite=Lax, Path=/, host-only (no Domain), Secure whenever PUBLIC_URL is https or the request was. A request carrying two of them is treated as having no session. When PUBLIC_URL is https it is set and cleared together with the HttpOnly companion `__Host-gh_session_bind` (a keyed hash of the token), and counts only beside it." },
+        sessionCookie: { type: "apiKey", in: "cookie", name: "__gh_session", description: "Session cookie set by sign-in: HttpOnly, SameSite=Lax, Path=/, host-only (no Domain), Secure whenever PUBLIC_URL is https or the request was. When PUBLIC_URL is https it is set and cleared together with the HttpOnly companion `__Host-gh_session_bind` (a keyed hash of the token), and counts only beside it: of two `__gh_session` cookies, the one the companion names counts. Over plain http a request carrying two of them is treated as having no session." },
         sessionToken: { type: "http", scheme: "bearer", description: "Native apps: the `sessionToken` returned when `_is_native=true`." },
       },
     },

@@ -74,9 +74,14 @@ function forwardedParameter(request: Request, parameter: string): string[] {
  * too). A reverse proxy on this host makes the socket loopback for every request from
  * the internet, and with TRUSTED_PROXY_HOPS=0 the client it names is not the client
  * IP; what it appends, and the public name it was reached by, still give it away.
- * A client's own headers can only make it look remote. A proxy that appends none of
- * these and passes on a loopback Host still looks local, which is why production
- * serves the mailbox only with TRUSTED_PROXY_HOPS stated (lib/config/production-checks.ts).
+ * Forwarded addresses a client sends itself can only make it look remote: a proxy
+ * appends the real one after them. The Host is another matter: a proxy that appends
+ * none of these headers still looks local when the Host it passes on is loopback,
+ * either its own (nginx's default `proxy_pass http://127.0.0.1:3000` sends
+ * `Host: 127.0.0.1:3000` for every request) or the client's, which anyone can set to
+ * `localhost`. So this check does not make a development server safe to put behind
+ * a proxy, and production serves the mailbox only with TRUSTED_PROXY_HOPS stated
+ * (lib/config/production-checks.ts).
  */
 export function fromLoopback(request: Request): boolean {
   const chain = forwardedChain(request);

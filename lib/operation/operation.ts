@@ -81,6 +81,14 @@ interface OperationFields<
    * factor clears MFA_ENROLLMENT and is still a sensitive change).
    */
   clearsGate?: GateKey;
+  /**
+   * People reach this operation by navigating (a redirect from another site of
+   * theirs), not from code: when a browser's navigation (Accept: text/html) is refused
+   * for a PENDING session, it is sent (303) to the hosted page of the session's gate,
+   * where it can be cleared, instead of being shown a raw 403 body. Code asking for
+   * JSON keeps 403 session_pending. Nothing else of the operation runs either way.
+   */
+  pendingNavigatesToGate?: true;
   rateLimits?: RateLimitRule[];
   /** An organization operation of the Client API (session levels only); see OrganizationScope. */
   organization?: OrganizationScope;

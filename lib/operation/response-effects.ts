@@ -22,7 +22,7 @@ export interface FlowCookie {
  */
 export class ResponseEffects {
   session: { kind: "open"; grant: SessionGrant } | { kind: "clear" } | null = null;
-  /** A browser sign-in sent on to the hosted second-factor or enrollment page: its mfaToken travels in the gh_mfa cookie. */
+  /** A browser sign-in sent on to the hosted second-factor or enrollment page: its mfaToken travels in the gh_mfa cookie (`__Host-gh_mfa` on https). */
   mfaFlow: MfaFlow | null = null;
   readonly headers = new Headers();
   readonly flowCookies: FlowCookie[] = [];

@@ -1,9 +1,10 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { organizationInvitations } from "@/db/schema";
+import { organizationInvitations, users } from "@/db/schema";
 import { recordEvent, type Actor } from "../audit/record-event";
+import { findMembership } from "./memberships";
 import { mayManageRole } from "./role-authority";
-import { MANAGE_INVITATIONS, readRoleSet, roleOrBare, type OrgRole } from "./roles";
+import { lockRoleSet, MANAGE_INVITATIONS, readRoleSet, roleOrBare, type OrgRole } from "./roles";
 
 type InvitationRow = typeof organizationInvitations.$inferSelect;
 
@@ -45,9 +46,32 @@ export async function revokePendingInvitations(
  * (mayManageRole). The recent sign-in an owner invitation asks for is about the session
  * acting, not the role held, so it does not count here.
  */
-function mayStillOffer(held: OrgRole | null, offered: OrgRole): boolean {
+function mayStillOffer(held: Pick<OrgRole, "key" | "permissions"> | null, offered: OrgRole): boolean {
   if (!held || !held.permissions.includes(MANAGE_INVITATIONS)) return false;
   return mayManageRole({ role: held.key, permissions: held.permissions }, offered);
+}
+
+/**
+ * Whether the member who sent an invitation may still offer its role (mayStillOffer):
+ * an active user (not banned, not deleted), still a member, whose role as the role
+ * set now defines it still reaches the invitation's. The changes that revoke eagerly
+ * (revokeInvitationsBeyondAuthority) do not cover a new role set or a ban, which
+ * keeps the membership, so a claim asks this again. The caller's transaction holds
+ * the inviter's user row (a ban or deletion waits) and the organization's row lock
+ * (a membership change waits); the role set is locked shared here, so a replacement
+ * waits too. Invitations of the back-end (no inviting member) belong to nobody's role.
+ */
+export async function inviterStillOffers(
+  tx: Database,
+  invitation: Pick<InvitationRow, "environmentId" | "organizationId" | "invitedBy" | "role">,
+): Promise<boolean> {
+  if (!invitation.invitedBy) return true;
+  const [inviter] = await tx.select({ status: users.status }).from(users).where(eq(users.id, invitation.invitedBy));
+  if (inviter?.status !== "active") return false;
+  const membership = await findMembership(tx, invitation.environmentId, invitation.organizationId, invitation.invitedBy);
+  await lockRoleSet(tx, invitation.environmentId, "shared");
+  const offered = roleOrBare(await readRoleSet(tx, invitation.environmentId), invitation.role);
+  return mayStillOffer(membership && { key: membership.role, permissions: membership.permissions }, offered);
 }
 
 /**

@@ -88,7 +88,7 @@ export const acceptOrganizationInvitationOperation = defineOperation({
   path: "/_svc/organizations/invitations/accept",
   summary: "Accept an invitation",
   description:
-    "`token` is the invitation's API token (from the invite or resend answer) or the mail ticket from the emailed link. The signed-in user joins the organization with the invitation's role; one of their verified addresses must be the invited one (else 403 invitation_wrong_account, whose `invitedEmail` names the address to switch to). An invitation is accepted once, also under concurrent accepts. Unknown, superseded (resent) or expired token: 400 invalid_code; revoked (also when its inviter lost the authority to offer the role): 410 invitation_revoked; accepted: 409 invitation_already_accepted.",
+    "`token` is the invitation's API token (from the invite or resend answer) or the mail ticket from the emailed link. The signed-in user joins the organization with the invitation's role; one of their verified addresses must be the invited one (else 403 invitation_wrong_account, whose `invitedEmail` names the address to switch to). An invitation is accepted once, also under concurrent accepts. Unknown, superseded (resent) or expired token: 400 invalid_code; revoked (also when its inviter was removed, demoted, banned or deleted, or a new role set leaves their role unable to offer it: the accept revokes it then, for good): 410 invitation_revoked; accepted: 409 invitation_already_accepted.",
   tags,
   auth: "session",
   organization: {},
@@ -114,7 +114,7 @@ export const signUpFromTicketOperation = defineOperation({
   path: "/_svc/auth/signup/ticket",
   summary: "Sign up from an invitation ticket",
   description:
-    "Only the mail ticket from the emailed link (its `token` parameter) proves the address; the API token of the invite answer is refused like an unknown ticket, since the inviter holds it. Unknown, superseded or expired ticket: 400 invalid_code; revoked: 410 invitation_revoked; accepted: 409 invitation_already_accepted. The user is created verified, joins the organization with the invitation's role and is signed in (session cookie, as sign-up), even where public sign-up is closed. An address that already has an account: 409 identifier_exists (sign in and accept instead). Counts against `rateLimits.signUp` per IP.",
+    "Only the mail ticket from the emailed link (its `token` parameter) proves the address; the API token of the invite answer is refused like an unknown ticket, since the inviter holds it. Unknown, superseded or expired ticket: 400 invalid_code; revoked (as for accept, also when its inviter can no longer offer the role; no user is created): 410 invitation_revoked; accepted: 409 invitation_already_accepted. The user is created verified, joins the organization with the invitation's role and is signed in (session cookie, as sign-up), even where public sign-up is closed. An address that already has an account: 409 identifier_exists (sign in and accept instead). Counts against `rateLimits.signUp` per IP.",
   tags: ["Client: sign-up and sign-in"],
   auth: "publishableKey",
   rateLimits: [{ action: "signUp" }],

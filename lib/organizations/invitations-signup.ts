@@ -11,7 +11,7 @@ import type { RequestContext } from "../operation/request-context";
 import { establishSession, type Establishment } from "../sessions/establish-session";
 import { assertEmailFree, emailTaken } from "../users/create-user";
 import { presentedSecret } from "./invitation-secrets";
-import { claimInvitation, findUsableInvitation, joinFromInvitation } from "./invitations";
+import { claimInvitation, findUsableInvitation, inClaimTransaction, joinFromInvitation } from "./invitations";
 import type { signUpFromTicketBody } from "./invitations-schemas";
 
 function splitName(name: string | undefined): { firstName: string | null; lastName: string | null } {
@@ -24,7 +24,8 @@ function splitName(name: string | undefined): { firstName: string | null; lastNa
  * inviter's API token is refused like an unknown ticket): the ticket proves the
  * mailbox, so the user is created verified, joins the organization with the
  * invitation's role and gets a session, in one transaction with the single-winner
- * claim of the invitation. Open even where public sign-up is closed: the invitation
+ * claim of the invitation (inClaimTransaction: no user is made from an invitation
+ * whose inviter can no longer offer its role). Open even where public sign-up is closed: the invitation
  * is the organization's own choice. An address that already has an account answers
  * 409 identifier_exists (that user signs in and accepts instead).
  */
@@ -43,7 +44,7 @@ export async function signUpFromTicket(
   await assertPasswordAllowed(environment.settings.passwordPolicy, input.password);
   const passwordHash = await hashPassword(input.password);
   try {
-    return await db.transaction(async (tx) => {
+    return await inClaimTransaction(db, invitation, ticket, context.requestId, async (tx, held) => {
       const now = new Date();
       const [user] = await tx
         .insert(users)
@@ -59,7 +60,7 @@ export async function signUpFromTicket(
       if (!user) throw new Error("user insert returned no row");
       await tx.insert(emailAddresses).values({ environmentId: environment.id, userId: user.id, email: invitation.email, verifiedAt: now });
       const actor = { type: "user", id: user.id, requestId: context.requestId } as const;
-      await claimInvitation(tx, invitation, ticket, user.id);
+      await claimInvitation(tx, held, user.id);
       await recordEvent(tx, { environmentId: environment.id, type: "user.signed_up", actor, subjectId: user.id });
       await joinFromInvitation(tx, environment, invitation, user.id, actor);
       // The password was chosen here and the emailed ticket proved the mailbox.

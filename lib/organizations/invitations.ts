@@ -13,7 +13,7 @@ import type { InvitationSummary, OrganizationInvitation } from "./invitations-sc
 import type { MyOrganization } from "./memberships";
 import { addMembership, memberAsRead, memberUnderLock, type OrganizationCaller } from "./memberships";
 import { assertMayManageRole, assertWithinAuthority, type RoleAuthority } from "./role-authority";
-import { revokePendingInvitations } from "./invitation-revocation";
+import { inviterStillOffers, revokePendingInvitations } from "./invitation-revocation";
 import { findRole, lockRoleSet, MANAGE_INVITATIONS, readRoleSet, roleOrBare } from "./roles";
 
 /** How long an invitation's link works, from its last send. */
@@ -340,18 +340,65 @@ export async function findUsableInvitation(db: Database, environmentId: string, 
   return row;
 }
 
+/** An invitation the claim's transaction holds (holdInvitation): the organization locked, the inviter's authority checked. */
+export interface HeldInvitation {
+  row: InvitationRow;
+  secret: PresentedSecret;
+}
+
 /**
- * Marks the invitation accepted by `userId` in the caller's transaction, or throws:
- * the conditional UPDATE lets exactly one of any number of concurrent accepts win;
- * the others see it accepted (or revoked, or expired meanwhile). It also requires the
- * presented secret to still open the row, so a resend between lookup and claim makes
- * the superseded link lose.
+ * The first step of a claim's transaction, before it writes anything: takes the
+ * inviting member's user row (FOR KEY SHARE: a ban or deletion of the inviter
+ * waits; before the organization's, in the order inviting and a deletion take them)
+ * and the organization's row lock (accepts, membership changes and deletion take it
+ * first), then asks whether the inviter may still offer the role (inviterStillOffers).
+ * Someone banned, deleted, removed, or whose role or role set no longer lets them
+ * offer it, hands out nothing: the invitation is revoked, audited as every revoke
+ * (Gatehouse acting, in this request), and null says the claim must stop with that
+ * revocation committed.
  */
-export async function claimInvitation(tx: Database, row: InvitationRow, secret: PresentedSecret, userId: string): Promise<void> {
+async function holdInvitation(tx: Database, row: InvitationRow, secret: PresentedSecret, requestId: string | null): Promise<HeldInvitation | null> {
+  if (row.invitedBy) await tx.select({ id: users.id }).from(users).where(eq(users.id, row.invitedBy)).for("key share");
   // An organization deleted since the lookup took its invitations with it: the link is unknown now.
   await findOrganization(tx, row.environmentId, row.organizationId, { forUpdate: true }).catch(() => {
     throw unknownSecret(secret);
   });
+  if (await inviterStillOffers(tx, row)) return { row, secret };
+  const revoked = await revokePendingInvitations(tx, row.environmentId, row.organizationId, [row.id], { type: "system", id: null, requestId });
+  // No longer pending (accepted or revoked since the lookup): the claim's conditional UPDATE fails and says which.
+  return revoked.length > 0 ? null : { row, secret };
+}
+
+/**
+ * Runs a claim of an invitation in one transaction: holdInvitation first, then
+ * `claim`, which makes the user (if it must), spends the invitation with
+ * claimInvitation and joins. When the inviter's authority is gone, the transaction
+ * commits the revocation alone (nothing else was written yet) and the caller gets
+ * 410 invitation_revoked, as the invitee will from now on.
+ */
+export async function inClaimTransaction<T>(
+  db: Database,
+  row: InvitationRow,
+  secret: PresentedSecret,
+  requestId: string | null,
+  claim: (tx: Database, held: HeldInvitation) => Promise<T>,
+): Promise<T> {
+  const outcome = await db.transaction(async (tx) => {
+    const held = await holdInvitation(tx, row, secret, requestId);
+    return held ? { claimed: true as const, value: await claim(tx, held) } : { claimed: false as const };
+  });
+  if (!outcome.claimed) throw notPending({ status: "revoked" });
+  return outcome.value;
+}
+
+/**
+ * Marks the held invitation accepted by `userId`, or throws: the conditional UPDATE
+ * lets exactly one of any number of concurrent accepts win; the others see it
+ * accepted (or revoked, or expired meanwhile). It also requires the presented
+ * secret to still open the row, so a resend between lookup and claim makes the
+ * superseded link lose.
+ */
+export async function claimInvitation(tx: Database, { row, secret }: HeldInvitation, userId: string): Promise<void> {
   const now = new Date();
   const [claimed] = await tx
     .update(organizationInvitations)
@@ -433,8 +480,8 @@ export async function acceptInvitation(
       { properties: { invitedEmail: row.email } },
     );
   }
-  return db.transaction(async (tx) => {
-    await claimInvitation(tx, row, secret, user.id);
+  return inClaimTransaction(db, row, secret, actor.requestId, async (tx, held) => {
+    await claimInvitation(tx, held, user.id);
     return joinFromInvitation(tx, environment, row, user.id, actor);
   });
 }

@@ -29,6 +29,13 @@ export async function authorizeSession(
   return state;
 }
 
+/** The gate a session_pending error (sessionPending) names; null for any other error. */
+export function pendingGate(error: unknown): GateKey | null {
+  if (!(error instanceof AppError) || error.code !== "session_pending") return null;
+  const gate = error.properties?.currentGate as SessionState["currentGate"] | null | undefined;
+  return gate?.key ?? null;
+}
+
 export function sessionPending(state: SessionState): AppError {
   const gate = state.currentGate ?? state.gates[0];
   return new AppError("session_pending", `The session is pending: clear ${gate?.key ?? "its gate"} first.`, {

@@ -3,7 +3,7 @@ import { serialize } from "cookie";
 import { publicUrl } from "../config/runtime";
 import { derivedKey } from "../crypto/master-key";
 import { safeEqual } from "../crypto/tokens";
-import { soleCookieValue } from "../operation/cookie-header";
+import { cookieValues, soleCookieValue } from "../operation/cookie-header";
 
 export const SESSION_COOKIE = "__gh_session";
 export const SESSION_HINT_COOKIE = "__gh_session_hint";
@@ -45,14 +45,21 @@ function sessionBinding(token: string): string {
 }
 
 /**
- * Whether a session cookie's token may count: always over plain http; on https only
- * beside the one companion made for this token (constant-time compare). A planted
- * `__gh_session` has none, or one made for another token.
+ * The session cookie's token that counts, or undefined. Over plain http, the one
+ * `__gh_session`: of two, neither (cookiePresentedTwice: which one was planted is not
+ * ours to tell). On https, the one the `__Host-` companion was made for (constant-time
+ * compare): only this host can set the companion, so it tells the real token from one
+ * a sibling subdomain planted beside it, which then neither signs the user in as
+ * someone else nor, by its mere presence, signs them out. A planted cookie alone has
+ * no companion, or one made for another token, and counts as none.
  */
-export function sessionCookieBound(request: Request, token: string): boolean {
-  if (!sessionBindingOn()) return true;
-  const companion = soleCookieValue(request.headers.get("cookie"), SESSION_BINDING_COOKIE);
-  return companion !== undefined && safeEqual(companion, sessionBinding(token));
+export function sessionCookieToken(request: Request): string | undefined {
+  const header = request.headers.get("cookie");
+  if (!sessionBindingOn()) return soleCookieValue(header, SESSION_COOKIE);
+  const companion = soleCookieValue(header, SESSION_BINDING_COOKIE);
+  if (companion === undefined) return undefined;
+  const bound = new Set(cookieValues(header, SESSION_COOKIE).filter((token) => safeEqual(companion, sessionBinding(token))));
+  return bound.size === 1 ? [...bound][0] : undefined;
 }
 
 /**

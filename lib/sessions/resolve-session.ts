@@ -5,9 +5,8 @@ import { preparedStatement } from "@/db/prepared";
 import { sessions, users } from "@/db/schema";
 import { sha256 } from "../crypto/tokens";
 import type { EnvironmentContext } from "../environments/context";
-import { soleCookieValue } from "../operation/cookie-header";
 import type { UserRow } from "../users/serialize";
-import { SESSION_COOKIE, sessionCookieBound } from "./cookies";
+import { sessionCookieToken } from "./cookies";
 import type { SessionRow } from "./serialize";
 
 /** lastActiveAt is written at most once a minute, so a busy session costs no write per request. */
@@ -65,15 +64,14 @@ function liveSessionQuery(db: Database) {
 
 /**
  * The session token of a request: `Authorization: Bearer` from native clients, else
- * the cookie. Two session cookies mean one was planted (lib/http/cookie-header.ts), so
- * neither counts; on https a single one counts only beside its `__Host-` companion
- * (sessionCookieBound), which a sibling subdomain cannot plant.
+ * the cookie that counts (sessionCookieToken: over http the only one, on https the one
+ * its `__Host-` companion names, which a sibling subdomain cannot plant).
  */
 export function presentedSessionToken(request: Request): string | null {
   const bearer = bearerToken(request);
   if (bearer) return isSessionToken(bearer) ? bearer : null;
-  const cookie = soleCookieValue(request.headers.get("cookie"), SESSION_COOKIE);
-  return cookie && isSessionToken(cookie) && sessionCookieBound(request, cookie) ? cookie : null;
+  const cookie = sessionCookieToken(request);
+  return cookie && isSessionToken(cookie) ? cookie : null;
 }
 
 /** `Authorization: Bearer <token>`: a native client's session; when sent, the cookie does not count. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { randomToken, safeEqual } from "../crypto/tokens";
+import { hostPrefixed } from "../operation/cookie-header";
 import type { FlowCookie } from "../operation/response-effects";
 import { s256Challenge } from "./pkce";
 
@@ -22,9 +23,9 @@ export const syncBindingSchema = z
   .string()
   .regex(/^[A-Za-z0-9_-]{43}$/, "The browser binding from GET /_svc/auth/sync/start: 43 base64url characters (SHA-256 of the nonce it set).");
 
-/** `__Host-` needs Secure, Path=/ and no Domain: the cookie's name on https; plain http cannot have it. */
+/** The cookie's name: `__Host-gh_sync` on https, `gh_sync` on plain http (hostPrefixed). */
 export function syncCookieName(secure: boolean): string {
-  return secure ? `__Host-${SYNC_COOKIE}` : SYNC_COOKIE;
+  return hostPrefixed(SYNC_COOKIE, secure);
 }
 
 /** A fresh nonce: the cookie that keeps it on the satellite host, and the binding that travels to the primary. */

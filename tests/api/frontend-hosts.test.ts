@@ -1,9 +1,6 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { eq, inArray, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
-import { MIGRATIONS_FOLDER } from "@/db/migrate";
 import { environmentFrontendHosts, environments } from "@/db/schema";
 import { createEnvironment } from "@/lib/environments/create-environment";
 import { AppError } from "@/lib/errors";
@@ -108,11 +105,30 @@ describe("frontend hosts are unique as origins, not as strings", () => {
     expect(await getDb().select().from(environmentFrontendHosts).where(eq(environmentFrontendHosts.host, "spelled.example.test"))).toHaveLength(1);
   });
 
-  it("drops :80, not :443, when PUBLIC_URL is http", async () => {
+  it("drops only PUBLIC_URL's own port: :3000 under http://localhost:3000, not :80 or :443", async () => {
     vi.stubEnv("PUBLIC_URL", "http://localhost:3000");
-    expect(((await created("plain.example.test:80")) as { frontendHost: string }).frontendHost).toBe("plain.example.test");
+    expect(((await created("plain.example.test:3000")) as { frontendHost: string }).frontendHost).toBe("plain.example.test");
     expectTaken(await created("PLAIN.example.test"), "PLAIN.example.test");
+    expect(((await created("plain.example.test:80")) as { frontendHost: string }).frontendHost).toBe("plain.example.test:80");
     expect(((await created("plain.example.test:443")) as { frontendHost: string }).frontendHost).toBe("plain.example.test:443");
+  });
+
+  it("regression (review #3): under a PUBLIC_URL with a port, dup.example.test and dup.example.test:8443 went to two environments and tls.example.test:443 lost its port; now one origin is one host", async () => {
+    vi.stubEnv("PUBLIC_URL", "https://auth.example.test:8443");
+    const dup = (await created("dup.example.test")) as Awaited<ReturnType<typeof createEnvironment>>;
+    expect(dup.frontendHost).toBe("dup.example.test");
+    for (const spelling of ["dup.example.test:8443", "DUP.example.test.:8443"]) expectTaken(await created(spelling), spelling);
+    const tls = (await created("tls.example.test:443")) as Awaited<ReturnType<typeof createEnvironment>>;
+    expect(tls.frontendHost).toBe("tls.example.test:443");
+    // :443 is another origin than the bare name (which means :8443 here).
+    expect(((await created("tls.example.test")) as { frontendHost: string }).frontendHost).toBe("tls.example.test");
+
+    const issuerFor = async (host: string) => (await call("GET", "/.well-known/openid-configuration", { headers: { host } })).body.issuer;
+    expect(await issuerFor("dup.example.test:8443")).toBe("https://dup.example.test:8443/_svc");
+    // A browser on the default port names none: it is the :443 entry's, whose issuer carries no port.
+    expect(await issuerFor("tls.example.test")).toBe("https://tls.example.test/_svc");
+    expect(await issuerFor("tls.example.test:443")).toBe("https://tls.example.test/_svc");
+    expect(await issuerFor("tls.example.test:8443")).toBe("https://tls.example.test:8443/_svc");
   });
 
   it("refuses what no spelling makes a host name", async () => {
@@ -130,41 +146,5 @@ describe("frontend hosts are unique as origins, not as strings", () => {
       expect(await servedBy(host), host).toBe("acme.example.test");
     }
     expect(await servedBy("acme.example.test..")).toBeNull();
-  });
-
-  it("the migration spells stored hosts as new ones are spelled; of two environments holding one host in two spellings, the oldest keeps it", async () => {
-    const older = await createEnvironment(getDb(), { name: "Older", frontendHost: "legacy-older.example.test" });
-    const newer = await createEnvironment(getDb(), { name: "Newer", frontendHost: "legacy-newer.example.test" });
-    const ported = await createEnvironment(getDb(), { name: "Ported", frontendHost: "legacy-ported.example.test" });
-    // What the old validator let through (a default port), and a direct write could (case, trailing dot).
-    const store = (environmentId: string, frontendHosts: string[]) => getDb().update(environments).set({ frontendHosts }).where(eq(environments.id, environmentId));
-    await store(older.environmentId, ["legacy.example.test:443"]);
-    await store(newer.environmentId, ["legacy-newer.example.test", "Legacy.Example.Test", "dotted.example.test.:8443"]);
-    await store(ported.environmentId, ["legacy-ported.example.test:80", "legacy-ported.example.test"]);
-    const migration = readFileSync(path.join(MIGRATIONS_FOLDER, "0011_normalize_frontend_hosts.sql"), "utf8");
-    await getDb().transaction(async (tx) => {
-      for (const statement of migration.split("--> statement-breakpoint")) await tx.execute(sql.raw(statement));
-    });
-    const hostsOf = async (environmentId: string) =>
-      (await getDb().select({ hosts: environments.frontendHosts }).from(environments).where(eq(environments.id, environmentId)))[0]?.hosts;
-    expect(await hostsOf(older.environmentId)).toEqual(["legacy.example.test"]);
-    expect(await hostsOf(newer.environmentId)).toEqual(["legacy-newer.example.test", "dotted.example.test:8443"]);
-    expect(await hostsOf(ported.environmentId)).toEqual(["legacy-ported.example.test"]);
-    const owners = await getDb()
-      .select()
-      .from(environmentFrontendHosts)
-      .where(inArray(environmentFrontendHosts.environmentId, [older.environmentId, newer.environmentId, ported.environmentId]));
-    expect(owners.map((row) => [row.host, row.environmentId]).sort()).toEqual(
-      [
-        ["legacy.example.test", older.environmentId],
-        ["legacy-newer.example.test", newer.environmentId],
-        ["dotted.example.test:8443", newer.environmentId],
-        ["legacy-ported.example.test", ported.environmentId],
-      ].sort(),
-    );
-    // Every other environment of this database kept its hosts, and the owners table still mirrors them all.
-    const all = await getDb().select({ id: environments.id, hosts: environments.frontendHosts }).from(environments);
-    const mirrored = await getDb().select().from(environmentFrontendHosts);
-    expect(mirrored.map((row) => `${row.environmentId} ${row.host}`).sort()).toEqual(all.flatMap((env) => env.hosts.map((host) => `${env.id} ${host}`)).sort());
   });
 });

@@ -326,6 +326,26 @@ describe("a password reset of an MFA user waits for the second factor", () => {
     expect(await passwordResetEvents(user.userId)).toBe(1);
   });
 
+  it("regression: the held reset's argon2 hash stayed in the spent challenge's one_time_codes row until clean-up; verify now strips it", async () => {
+    const { publishableKey, user } = await setup();
+    const mfaToken = await heldReset(publishableKey, user.email);
+    const challengeRow = async () => {
+      const [row] = await getDb().select().from(oneTimeCodes).where(eq(oneTimeCodes.tokenHash, sha256(mfaToken)));
+      if (!row) throw new Error("no challenge row");
+      return row;
+    };
+    // Held until the factor: the hash is what the verify applies.
+    expect((await challengeRow()).payload).toHaveProperty("passwordReset.passwordHash");
+    expect((await clientApi(publishableKey).post("/auth/mfa/verify", { mfaToken, code: user.recoveryCodes[0] })).status).toBe(200);
+    const spent = await challengeRow();
+    expect(spent.consumedAt).not.toBeNull();
+    expect(spent.payload).not.toHaveProperty("passwordReset");
+    expect(JSON.stringify(spent.payload)).not.toContain("$argon2");
+    // The rest of the challenge (kind, methods, generation) is kept for the record.
+    expect(spent.payload).toMatchObject({ kind: "second_factor" });
+    expect(await loginAnswer(publishableKey, user.email, RESET_PASSWORD)).toBe("needs_second_factor");
+  });
+
   it("a stale held reset never overwrites a newer password: a later reset, or a password change, in between ends it", async () => {
     const { publishableKey, user } = await setup();
     const first = await heldReset(publishableKey, user.email, "the first new passphrase");

@@ -379,15 +379,30 @@ describe("linking a provider account to the signed-in user", () => {
     expectProblem(await startLink(client, { headers: { origin: sibling, "sec-fetch-site": "same-site" } }), 403, "origin_not_allowed");
     expect(await flowsOf(user.id)).toHaveLength(0);
     expect(location(await startLink(client, { query: "?redirect_url=%2Faccount", headers: { "sec-fetch-site": "same-origin" } })).startsWith(idp.issuer)).toBe(true);
-    // A client that is no browser sends no Origin, as for every other state-changing call.
-    expect(location(await client.post("/auth/oauth2/idp/link")).startsWith(idp.issuer)).toBe(true);
-    expect(await flowsOf(user.id)).toHaveLength(2);
+    expect(await flowsOf(user.id)).toHaveLength(1);
 
     const documented = (await call("GET", "/api/openapi.json")).body.paths["/_svc/auth/oauth2/{provider}/link"];
     expect(documented.post.operationId).toBe("oauthLinkStart");
     expect(documented.post.responses["303"].headers.Location).toBeDefined();
     expect(documented.post.responses["403"].description).toContain("origin_not_allowed");
     expect(documented.get.description).toContain("same-origin");
+  });
+
+  it("regression (review #7): a cookie POST of link without an Origin header started a flow; now it needs Origin or Sec-Fetch-Site: same-origin (bearer clients need neither)", async () => {
+    const { user, client } = await signedInUser("originless-link");
+    for (const headers of [{}, { "sec-fetch-site": "same-site" }, { "sec-fetch-site": "none" }] as Record<string, string>[]) {
+      expectProblem(await client.post("/auth/oauth2/idp/link", undefined, headers), 403, "forbidden");
+    }
+    expect(await flowsOf(user.id)).toHaveLength(0);
+    // A page of this very origin that sent no Origin (an old browser) still says where it is.
+    expect(location(await client.post("/auth/oauth2/idp/link", undefined, { "sec-fetch-site": "same-origin" })).startsWith(idp.issuer)).toBe(true);
+    // The hosted page's form post carries the Origin, which the route kit checked.
+    expect(location(await startLink(client)).startsWith(idp.issuer)).toBe(true);
+    // A native client's bearer session is no ambient credential: no Origin needed.
+    const { token } = await openSession(open.environmentId, user.id);
+    const native = clientApi(open.publishableKey, { headers: { authorization: `Bearer ${token}` } });
+    expect(location(await native.post("/auth/oauth2/idp/link")).startsWith(idp.issuer)).toBe(true);
+    expect(await flowsOf(user.id)).toHaveLength(3);
   });
 
   it("link/complete refuses a flow started by another session of the same browser cookie, and a flow that is not a link", async () => {

@@ -4,11 +4,12 @@ import { getDb } from "@/db/client";
 import { events, organizationInvitations, organizationMemberships, organizationRoles, organizations, users } from "@/db/schema";
 import { sha256 } from "@/lib/crypto/tokens";
 import { presentedSecret } from "@/lib/organizations/invitation-secrets";
-import { claimInvitation, findUsableInvitation } from "@/lib/organizations/invitations";
+import { claimInvitation, inClaimTransaction, findUsableInvitation } from "@/lib/organizations/invitations";
 import { expectProblem } from "../helpers/api";
 import { clientApi, latestEmail } from "../helpers/client";
 import { createUser, newEnvironment, STRONG_PASSWORD, uniqueEmail, unknownId } from "../helpers/fixtures";
 import { signedInClient } from "../helpers/mfa";
+import { emailedTicket } from "../helpers/organizations";
 
 type Env = Awaited<ReturnType<typeof newEnvironment>>;
 
@@ -47,16 +48,6 @@ async function setup() {
     { id: member.id, role: "member" },
   ]);
   return { env, owner, admin, member, orgId };
-}
-
-/** The mail ticket: the `token` parameter of the link in the newest invitation email to an address. */
-async function emailedTicket(to: string): Promise<string> {
-  const message = await latestEmail(to, "organization_invitation");
-  const link = /https?:\/\/\S+\/invitations\/accept\?token=[^\s"<)\]]+/.exec(message.text)?.[0];
-  if (!link) throw new Error(`no invitation link in: ${message.text}`);
-  const ticket = new URL(link).searchParams.get("token");
-  if (!ticket) throw new Error(`no ticket in ${link}`);
-  return ticket;
 }
 
 async function usersWithEmail(envId: string, email: string) {
@@ -362,7 +353,7 @@ describe("accepting", () => {
     const row = await findUsableInvitation(getDb(), env.environmentId, stale);
     // ...then the owner resent it before the claim ran.
     expect((await owner.client.post(`/organizations/${orgId}/invitations/${invited.body.id}/resend`)).status).toBe(200);
-    const claim = getDb().transaction((tx) => claimInvitation(tx, row, stale, invitee.id));
+    const claim = inClaimTransaction(getDb(), row, stale, null, (tx, held) => claimInvitation(tx, held, invitee.id));
     await expect(claim).rejects.toMatchObject({ code: "invalid_code" });
     const [now] = await getDb().select().from(organizationInvitations).where(eq(organizationInvitations.id, invited.body.id));
     expect(now?.status).toBe("pending");

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { events, organizationInvitations, organizationRoles } from "@/db/schema";
+import { events, organizationInvitations, organizationRoles, users } from "@/db/schema";
 import { readInvitationLanding } from "@/lib/hosted/invitation-landing";
 import { lockRoleSet } from "@/lib/organizations/roles";
 import { findEnvironment } from "@/lib/environments/context";
@@ -9,8 +9,9 @@ import { findMembership, type ActingMember } from "@/lib/organizations/membershi
 import { removeMember, updateMemberRole } from "@/lib/organizations/members";
 import { deleteOrganization, updateOrganization } from "@/lib/organizations/organizations";
 import { expectProblem, type ApiResponse } from "../helpers/api";
-import { newEnvironment, uniqueEmail } from "../helpers/fixtures";
-import { memberWithRole, organizationWithOwner, signedInUser, type TestEnvironment } from "../helpers/organizations";
+import { clientApi } from "../helpers/client";
+import { newEnvironment, STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
+import { emailedTicket, memberWithRole, organizationWithOwner, signedInUser, type TestEnvironment } from "../helpers/organizations";
 
 /** A member's membership as the pipeline would have resolved it for their request, from a recent sign-in. */
 /** A member acting through the Client API, as the pipeline resolved them at this moment. */
@@ -181,6 +182,73 @@ describe("invitations end with their inviter's authority", () => {
     expect(byInvitation.get(sent.get(removedByBackEnd.user.id)?.id ?? "")).toMatchObject({ actorType: "secret_key" });
     expect(byInvitation.get(sent.get(leaving.user.id)?.id ?? "")).toMatchObject({ actorType: "user", actorId: leaving.user.id });
     expect(byInvitation.size).toBe(3);
+  });
+});
+
+/*
+ * What the eager revocations above cannot see, because the inviter's membership stays:
+ * a new role set, a ban. The claim asks again, under the organization lock (review #4).
+ */
+describe("an invitation is claimed only while its inviter may still offer it", () => {
+  async function usersWithEmail(environmentId: string, email: string) {
+    return getDb().select({ id: users.id }).from(users).where(and(eq(users.environmentId, environmentId), eq(users.email, email)));
+  }
+
+  it("regression: after PUT /roles took org:invitations:manage from the inviter's role, their invitation was still accepted; now it is revoked at the claim (410, audited, committed)", async () => {
+    const env = await newEnvironment();
+    const { owner, organization } = await organizationWithRoles(env, [RECRUITER]);
+    const invitations = `/organizations/${organization.id}/invitations`;
+    const recruiter = await memberWithRole(env, organization.id, "recruiter");
+    const fromRecruiter = (await recruiter.client.post(invitations, { email: uniqueEmail("invitee"), role: "member" })).body as { id: string; email: string; token: string };
+    const fromOwner = (await owner.client.post(invitations, { email: uniqueEmail("invitee"), role: "member" })).body as { id: string; email: string; token: string };
+
+    const replaced = await env.api.put("/roles", { items: [...ROLES, { ...RECRUITER, permissions: [] }] });
+    expect(replaced.status, replaced.text).toBe(200);
+    const invitee = await signedInUser(env, { email: fromRecruiter.email });
+    const refused = await invitee.client.post("/organizations/invitations/accept", { token: fromRecruiter.token });
+    expectProblem(refused, 410, "invitation_revoked");
+    expect(await findMembership(getDb(), env.environmentId, organization.id, invitee.user.id)).toBeNull();
+    // Committed with the 410: the invitee, and everyone else, sees it revoked from now on.
+    expect(await invitationSeenBy(env, fromRecruiter)).toEqual({ stored: "revoked", landing: "revoked" });
+    expectProblem(await invitee.client.post("/organizations/invitations/accept", { token: fromRecruiter.token }), 410, "invitation_revoked");
+    expect(await revocationEvents(organization.id)).toEqual([
+      { invitationId: fromRecruiter.id, actorType: "system", actorId: null, requestId: refused.headers.get("x-request-id") },
+    ]);
+
+    // The owner's role still offers a member seat: that invitation is claimed as ever.
+    const welcomed = await signedInUser(env, { email: fromOwner.email });
+    expect((await welcomed.client.post("/organizations/invitations/accept", { token: fromOwner.token })).status).toBe(200);
+    expect(await findMembership(getDb(), env.environmentId, organization.id, welcomed.user.id)).toMatchObject({ role: "member" });
+  });
+
+  it("regression: a banned admin's invitations stayed live (a ban keeps memberships); now accepting one, or signing up from its ticket, is 410 and makes no user", async () => {
+    const env = await newEnvironment();
+    const { organization } = await organizationWithOwner(env);
+    const invitations = `/organizations/${organization.id}/invitations`;
+    const admin = await memberWithRole(env, organization.id, "admin");
+    const forAccount = (await admin.client.post(invitations, { email: uniqueEmail("invitee"), role: "admin" })).body as { id: string; email: string; token: string };
+    const forSignUp = (await admin.client.post(invitations, { email: uniqueEmail("newcomer"), role: "member" })).body as { id: string; email: string; token: string };
+    const ticket = await emailedTicket(forSignUp.email);
+    expect((await env.api.post(`/users/${admin.user.id}/ban`)).status).toBe(200);
+
+    const invitee = await signedInUser(env, { email: forAccount.email });
+    expectProblem(await invitee.client.post("/organizations/invitations/accept", { token: forAccount.token }), 410, "invitation_revoked");
+    expect(await findMembership(getDb(), env.environmentId, organization.id, invitee.user.id)).toBeNull();
+    const signUp = await clientApi(env.publishableKey).post("/auth/signup/ticket", { ticket, password: STRONG_PASSWORD });
+    expectProblem(signUp, 410, "invitation_revoked");
+    expect(signUp.headers.getSetCookie().some((cookie) => cookie.startsWith("__gh_session="))).toBe(false);
+    expect(await usersWithEmail(env.environmentId, forSignUp.email)).toEqual([]);
+    expect(await invitationSeenBy(env, forAccount)).toEqual({ stored: "revoked", landing: "revoked" });
+    expect(await invitationSeenBy(env, forSignUp)).toEqual({ stored: "revoked", landing: "revoked" });
+    expect((await revocationEvents(organization.id)).map((event) => [event.invitationId, event.actorType]).sort()).toEqual(
+      [
+        [forAccount.id, "system"],
+        [forSignUp.id, "system"],
+      ].sort(),
+    );
+    // An unban gives the admin back their own powers, not the invitations the ban ended.
+    expect((await env.api.post(`/users/${admin.user.id}/unban`)).status).toBe(200);
+    expectProblem(await clientApi(env.publishableKey).post("/auth/signup/ticket", { ticket, password: STRONG_PASSWORD }), 410, "invitation_revoked");
   });
 });
 

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { publicUrl } from "@/lib/config/runtime";
-import { events, oneTimeCodes, sessions } from "@/db/schema";
+import { events, oneTimeCodes, sessions, users } from "@/db/schema";
 import { randomToken, sha256 } from "@/lib/crypto/tokens";
 import { s256Challenge } from "@/lib/tickets/pkce";
 import { call, expectProblem, problemFields } from "../helpers/api";
@@ -320,7 +320,8 @@ describe("GET /_svc/auth/sync and the satellite's GET /_svc/auth/session/establi
     expect((await t.api.patch("/environment", { legal: { requireConsent: true, termsUrl: "https://example.com/terms" } })).status).toBe(200);
     const started = await t.satellite.get(`/_svc/auth/sync/start?redirect_url=${encodeURIComponent(`${t.satelliteHost.origin}/after`)}`);
     expect(started.status, started.text).toBe(303);
-    const refused = await t.primary.get(pathOf(started.headers.get("location")));
+    // Code asking for JSON (a browser navigating is sent to the gate's page: below).
+    const refused = await t.primary.get(pathOf(started.headers.get("location")), { accept: "application/json" });
     expectProblem(refused, 403, "session_pending");
     expect(refused.body.properties.currentGate).toEqual({ key: "LEGAL_ACCEPTANCE" });
     expect(refused.headers.get("location")).toBeNull();
@@ -328,6 +329,29 @@ describe("GET /_svc/auth/sync and the satellite's GET /_svc/auth/session/establi
     // Once the gate is cleared on the primary, the same browser hands its session over.
     expect((await t.primary.post("/_svc/auth/legal/accept")).status).toBe(200);
     await sync(t);
+  });
+
+  it("regression (review #8): a browser navigating to sync with a PENDING session was shown raw JSON 403; now 303 to its gate's hosted page, still no ticket", async () => {
+    const t = await setup();
+    expect((await t.api.patch("/environment", { legal: { requireConsent: true, termsUrl: "https://example.com/terms" } })).status).toBe(200);
+    const started = await t.satellite.get(`/_svc/auth/sync/start?redirect_url=${encodeURIComponent(`${t.satelliteHost.origin}/after`)}`);
+    const navigated = await t.primary.get(pathOf(started.headers.get("location")));
+    expect(navigated.status, navigated.text).toBe(303);
+    // On the primary's own host, where the session cookie lives: no pk, no ticket, nothing of the sync's target.
+    expect(navigated.headers.get("location")).toBe(`${t.primaryHost.origin}/consent`);
+    expect(navigated.headers.getSetCookie()).toEqual([]);
+    expect(await issuedTickets(t.user.id)).toBe(0);
+    // A browser's Accept header, as Chromium sends it for a navigation.
+    const chromium = await t.primary.get(pathOf(started.headers.get("location")), {
+      accept: "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8",
+    });
+    expect(chromium.headers.get("location")).toBe(`${t.primaryHost.origin}/consent`);
+    expect(await issuedTickets(t.user.id)).toBe(0);
+    // Other gates have pages of their own: an unverified address goes to /verify-email.
+    expect((await t.api.patch("/environment", { legal: { requireConsent: false } })).status).toBe(200);
+    await getDb().update(users).set({ emailVerifiedAt: null }).where(eq(users.id, t.user.id));
+    expect((await t.primary.get(pathOf(started.headers.get("location")))).headers.get("location")).toBe(`${t.primaryHost.origin}/verify-email`);
+    expect(await issuedTickets(t.user.id)).toBe(0);
   });
 
   it("redirect_url outside the environment is 400 invalid_request: nothing issued, nothing followed", async () => {

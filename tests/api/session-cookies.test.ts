@@ -14,7 +14,7 @@ async function signedIn(options: { headers?: Record<string, string> } = {}) {
   expect(login.status, login.text).toBe(200);
   const token = client.jar.get("__gh_session") ?? "";
   expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-  return { env, client, login, token };
+  return { env, client, login, token, email };
 }
 
 const probe = (publishableKey: string, cookie: string) =>
@@ -50,7 +50,8 @@ describe("session cookie attributes", () => {
 });
 
 describe("two session cookies", () => {
-  it("regression: a request carrying two __gh_session cookies has no session, whichever comes first", async () => {
+  it("regression: over plain http a request carrying two __gh_session cookies has no session, whichever comes first", async () => {
+    vi.stubEnv("PUBLIC_URL", "http://localhost:3000");
     const victim = await signedIn();
     // The attacker's own account in the same environment: its cookie, planted beside the victim's, would sign the victim in as the attacker.
     const attackerEmail = uniqueEmail("attacker");
@@ -171,6 +172,35 @@ describe("on https the session cookie is bound to a __Host- companion", () => {
     const own = await me(victim.env.publishableKey, `__Host-gh_session_bind=${companionOf(attacker)}; __gh_session=${attackerToken}`);
     expect(own.status).toBe(200);
     expect(own.body.id).toBe(attackerLogin.body.user.id);
+  });
+
+  it("regression (review #5): two __gh_session cookies signed the user out (a sibling subdomain plants one); now the one its companion names counts, whichever comes first", async () => {
+    const victim = await signedIn();
+    const attackerEmail = uniqueEmail("attacker");
+    await victim.env.api.post("/users", { email: attackerEmail, password: STRONG_PASSWORD });
+    const attacker = clientApi(victim.env.publishableKey);
+    expect((await attacker.post("/auth/login", { email: attackerEmail, password: STRONG_PASSWORD })).status).toBe(200);
+    const planted = attacker.jar.get("__gh_session") ?? "";
+    const companion = `__Host-gh_session_bind=${companionOf(victim.client)}`;
+    for (const cookie of [
+      `__gh_session=${planted}; __gh_session=${victim.token}; ${companion}`,
+      `${companion}; __gh_session=${victim.token}; __gh_session=${planted}`,
+      `__gh_session=${victim.token}; __gh_session=; ${companion}`,
+      `__gh_session=${victim.token}; __gh_session=${victim.token}; ${companion}`,
+    ]) {
+      expect((await probe(victim.env.publishableKey, cookie)).body.authenticated, cookie).toBe(true);
+      const res = await me(victim.env.publishableKey, cookie);
+      expect(res.status, cookie).toBe(200);
+      expect(res.body.email, cookie).toBe(victim.email);
+    }
+    // No cookie the companion names, or the companion twice: no session, as before.
+    for (const cookie of [
+      `__gh_session=${planted}; __gh_session=${planted}; ${companion}`,
+      `__gh_session=${victim.token}; __gh_session=${planted}; ${companion}; ${companion}`,
+      `__gh_session=${victim.token}; __gh_session=${planted}`,
+    ]) {
+      expect((await probe(victim.env.publishableKey, cookie)).body.authenticated, cookie).toBe(false);
+    }
   });
 
   it("a native app's bearer token needs no companion", async () => {

@@ -6,14 +6,14 @@ import { call, serverApi } from "./api";
 
 /**
  * A browser on one frontend host: no X-API-Key (the Host names the environment, as
- * for a real page on that host), Accept: text/html, and a cookie jar of its own, as
+ * for a real page on that host), Accept: text/html (a GET may send others), and a cookie jar of its own, as
  * host-only cookies are kept per host.
  */
 export function hostBrowser(host: string) {
   const jar = new Map<string, string>();
-  const send = async (method: string, path: string, body?: unknown) => {
+  const send = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const cookie = [...jar].map(([name, value]) => `${name}=${value}`).join("; ");
-    const res = await call(method, path, { body, headers: { host, accept: "text/html", ...(cookie ? { cookie } : {}) } });
+    const res = await call(method, path, { body, headers: { host, accept: "text/html", ...(cookie ? { cookie } : {}), ...headers } });
     for (const setCookie of res.headers.getSetCookie()) {
       const [pair = ""] = setCookie.split(";");
       const [name = "", value = ""] = pair.split("=");
@@ -24,7 +24,8 @@ export function hostBrowser(host: string) {
   };
   return {
     jar,
-    get: (path: string) => send("GET", path),
+    /** `headers` override the browser's own (Accept, say). */
+    get: (path: string, headers?: Record<string, string>) => send("GET", path, undefined, headers),
     post: (path: string, body?: unknown) => send("POST", path, body),
     delete: (path: string) => send("DELETE", path),
   };

@@ -1,4 +1,4 @@
-import { clientApi, type ClientApi } from "./client";
+import { clientApi, latestEmail, type ClientApi } from "./client";
 import { createUser, openSession, uniqueEmail, type newEnvironment } from "./fixtures";
 
 export type TestEnvironment = Awaited<ReturnType<typeof newEnvironment>>;
@@ -26,4 +26,14 @@ export async function memberWithRole(env: TestEnvironment, organizationId: strin
   const res = await env.api.post(`/organizations/${organizationId}/members`, { userId: member.user.id, role });
   if (res.status !== 201) throw new Error(`add member answered ${res.status}: ${res.text}`);
   return member;
+}
+
+/** The mail ticket: the `token` parameter of the link in the newest invitation email to an address. */
+export async function emailedTicket(to: string): Promise<string> {
+  const message = await latestEmail(to, "organization_invitation");
+  const link = /https?:\/\/\S+\/invitations\/accept\?token=[^\s"<)\]]+/.exec(message.text)?.[0];
+  if (!link) throw new Error(`no invitation link in: ${message.text}`);
+  const ticket = new URL(link).searchParams.get("token");
+  if (!ticket) throw new Error(`no ticket in ${link}`);
+  return ticket;
 }
