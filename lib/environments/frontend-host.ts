@@ -51,6 +51,15 @@ export function requestHostSpelling(host: string): string | null {
   return normalizeFrontendHost(`${trimmed}:${new URL(publicUrl()).protocol === "https:" ? 443 : 80}`);
 }
 
+/**
+ * Whether a request's host, as requestHost spells it, is PUBLIC_URL's own: Gatehouse's
+ * host, where `pk` may name any environment even when it is also one's frontend host.
+ * Compared in the one spelling: `localhost` and `localhost:3000` are one host there.
+ */
+export function isPublicUrlHost(host: string | null): boolean {
+  return host !== null && host === requestHostSpelling(new URL(publicUrl()).host);
+}
+
 export const frontendHostSchema = z
   .string()
   .max(300)

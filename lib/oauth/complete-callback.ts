@@ -2,6 +2,7 @@ import type { Database } from "@/db/client";
 import { isUniqueViolation } from "@/db/errors";
 import { publicUrl } from "../config/runtime";
 import { findEnvironment, type EnvironmentContext } from "../environments/context";
+import { isPublicUrlHost } from "../environments/frontend-host";
 import { environmentUrl, linkBase, type LinkBase } from "../environments/environment-links";
 import { AppError } from "../errors";
 import { nextStepUrl } from "../flows/flow-target";
@@ -139,7 +140,7 @@ export async function completeCallback(
   const match = { state: query.state, browserToken: presentedBrowserToken(hereBase, context), providerId };
   // PUBLIC_URL's host may also be an environment's frontend host: there a flow another environment started with its
   // pk (whose callback URL is the same) is as much this browser's as one of the host's own, and its state says which.
-  const scope = callerEnvironment && context.host !== new URL(publicUrl()).host ? callerEnvironment.id : null;
+  const scope = callerEnvironment && !isPublicUrlHost(context.host) ? callerEnvironment.id : null;
   const flow = await consumeFlow(db, scope, { ...match, intent: "sign_in" });
   if (!flow) {
     const sessionFlow = await peekFlowBase(db, scope, { ...match, intent: ["link", "reverify"] });
