@@ -87,7 +87,14 @@ export async function redeemSessionTicket(
  */
 async function livePrimarySession(tx: Database, environment: EnvironmentContext, userId: string, sessionId: string) {
   const [parent] = await tx
-    .select({ id: sessions.id, expiresAt: sessions.expiresAt, lastVerifiedAt: sessions.lastVerifiedAt })
+    .select({
+      id: sessions.id,
+      expiresAt: sessions.expiresAt,
+      lastVerifiedAt: sessions.lastVerifiedAt,
+      // A satellite of an impersonation session is one too (establishSession).
+      impersonatorType: sessions.impersonatorType,
+      impersonatorId: sessions.impersonatorId,
+    })
     .from(sessions)
     .where(
       and(
