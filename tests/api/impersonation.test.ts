@@ -422,3 +422,19 @@ describe("the impersonation session", () => {
     );
   });
 });
+
+describe("the OpenAPI document", () => {
+  it("documents both operations, the session state's actor, the act claim, and impersonation_forbidden where it applies", async () => {
+    const doc = (await call("GET", "/api/openapi.json")).body;
+    const mint = doc.paths["/api/server/v1/impersonation-tokens"].post;
+    expect(Object.keys(mint.responses)).toEqual(expect.arrayContaining(["201", "400", "401", "403", "404"]));
+    expect(mint.responses["403"].description).toContain("user_banned");
+    expect(doc.paths["/_svc/auth/session/impersonate"].post.responses["400"].description).toContain("invalid_code");
+    expect(doc.components.schemas.SessionState.properties.actor).toBeDefined();
+    expect(doc.components.schemas.AccessToken.properties.accessToken.description).toContain("`act: {sub}`");
+    for (const [path, method] of [["/_svc/users/me/password", "post"], ["/_svc/users/me/data-requests", "post"], ["/_svc/auth/reverify", "post"]] as const) {
+      expect(doc.paths[path][method].responses["403"].description, path).toContain("impersonation_forbidden");
+    }
+    expect(doc.paths["/_svc/users/me"].patch.responses["403"]?.description ?? "").not.toContain("impersonation_forbidden");
+  });
+});
