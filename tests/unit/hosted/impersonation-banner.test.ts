@@ -13,32 +13,20 @@ import { brandingOf } from "@/lib/hosted/branding";
 import { IDLE_STATE, type FormState } from "@/lib/hosted/form-state";
 import { messagesFor, type Locale } from "@/lib/hosted/i18n/messages";
 import { findEnvironment } from "@/lib/environments/context";
-import { SESSION_COOKIE } from "@/lib/sessions/cookies";
 import type { ActiveSession } from "@/lib/sessions/resolve-session";
 import { getUserOrThrow } from "@/lib/users/get-user";
 import { call } from "../../helpers/api";
 import { createUser, newEnvironment, openSession, STRONG_PASSWORD, uniqueEmail } from "../../helpers/fixtures";
+import { orRedirect, signIn } from "../../helpers/hosted-page-browser";
 
 /* The impersonation banner on the hosted pages, and the hosted forms refusing as the API does: next/headers is the one thing stood in for. */
 
-const browser = vi.hoisted(() => ({ headers: new Headers(), jar: new Map<string, string>() }));
-vi.mock("next/headers", () => ({
-  headers: async () => browser.headers,
-  cookies: async () => ({
-    get: (name: string) => (browser.jar.has(name) ? { name, value: browser.jar.get(name) } : undefined),
-    set: (cookie: { name: string; value: string }) => browser.jar.set(cookie.name, cookie.value),
-  }),
-}));
+vi.mock("next/headers", () => import("../../helpers/hosted-page-browser").then((browser) => browser.nextHeaders));
 vi.mock("next/cache", () => ({ refresh: () => undefined }));
 
 type Env = Awaited<ReturnType<typeof newEnvironment>>;
 
 const ACTOR = "support-agent-7";
-
-function browse(token: string | null) {
-  browser.jar.clear();
-  browser.headers = new Headers({ host: "localhost", "accept-language": "en", ...(token ? { cookie: `${SESSION_COOKIE}=${token}` } : {}) });
-}
 
 /** A user and an impersonation session of theirs, opened through the Server and Client APIs; its token goes in the cookie. */
 async function impersonation() {
@@ -64,6 +52,7 @@ async function shell(env: Env, session: ActiveSession | null, locale: Locale = "
   return renderToStaticMarkup(HostedShell({ context, children: createElement("p", null, "page content") }));
 }
 
+/** A hosted form's post, with the environment's pk as the page's hidden field carries it. */
 function form(env: Env, fields: Record<string, string> = {}): FormData {
   const data = new FormData();
   data.set("pk", env.publishableKey);
@@ -71,15 +60,7 @@ function form(env: Env, fields: Record<string, string> = {}): FormData {
   return data;
 }
 
-async function submit(action: (state: FormState, data: FormData) => Promise<FormState>, data: FormData): Promise<FormState | { redirect: string }> {
-  try {
-    return await action(IDLE_STATE, data);
-  } catch (error) {
-    const digest = (error as { digest?: string }).digest;
-    if (typeof digest === "string" && digest.startsWith("NEXT_REDIRECT")) return { redirect: digest.split(";")[2] ?? "" };
-    throw error;
-  }
-}
+const submit = (action: (state: FormState, data: FormData) => Promise<FormState>, data: FormData) => orRedirect(() => action(IDLE_STATE, data));
 
 describe("the impersonation banner", () => {
   it("tops the hosted shell during an impersonation: whose account, who acts, and End, a sign-out form naming the environment", async () => {
@@ -113,7 +94,7 @@ describe("the impersonation banner", () => {
 
   it("shows on the account page of the impersonated user", async () => {
     const { env, token } = await impersonation();
-    browse(token);
+    signIn(token);
     const html = renderToStaticMarkup(await AccountPage({ searchParams: Promise.resolve({ pk: env.publishableKey }) }));
     expect(html).toContain("You are viewing as Ada Lovelace");
   });
@@ -122,7 +103,7 @@ describe("the impersonation banner", () => {
 describe("hosted forms during an impersonation", () => {
   it("refuse what the API refuses, with the same reason in the page's words", async () => {
     const { env, token } = await impersonation();
-    browse(token);
+    signIn(token);
     const t = messagesFor("en");
     const changed = await submit(changePasswordAction, form(env, { currentPassword: STRONG_PASSWORD, newPassword: "another horse battery staple" }));
     expect(changed).toMatchObject({ status: "error", message: t.errors.impersonation_forbidden });
@@ -132,7 +113,7 @@ describe("hosted forms during an impersonation", () => {
 
   it("End signs the impersonation out, back to sign-in, and records its end on behalf of the impersonator", async () => {
     const { env, userId, token, sessionId } = await impersonation();
-    browse(token);
+    signIn(token);
     const ended = await submit(signOutAction, form(env));
     expect(ended).toEqual({ redirect: expect.stringMatching(/^\/sign-in\?pk=/) });
     const [row] = await getDb().select().from(sessions).where(eq(sessions.id, sessionId));
