@@ -242,6 +242,15 @@ export const sessions = pgTable(
      * tokens carry org_id, org_role and org_permissions while the user is a member.
      */
     activeOrganizationId: uuid("active_organization_id"),
+    /**
+     * For a session opened by impersonation (POST /_svc/auth/session/impersonate):
+     * who acts as the user, the kind of credential that minted the token and the
+     * `actorId` it named. Its access tokens carry `act: {sub: impersonatorId}`, and
+     * every event written through it names the impersonator as `on_behalf_of_*`.
+     * Null for the user's own sign-ins.
+     */
+    impersonatorType: text("impersonator_type", { enum: ["secret_key", "operator"] }),
+    impersonatorId: text("impersonator_id"),
   },
   (t) => [
     uniqueIndex("sessions_token_hash_idx").on(t.tokenHash),
@@ -282,9 +291,9 @@ export const events = pgTable(
 
 /**
  * One-time secrets: sign-up codes, password-reset codes, verification and deletion
- * links sent by email, and the mfaToken of a sign-in that still owes its second
- * factor (or its enrollment). Only hashes are stored; consumption is one
- * conditional UPDATE.
+ * links sent by email, the mfaToken of a sign-in that still owes its second
+ * factor (or its enrollment), session tickets and impersonation tokens. Only
+ * hashes are stored; consumption is one conditional UPDATE.
  */
 export const oneTimeCodes = pgTable(
   "one_time_codes",
@@ -292,7 +301,7 @@ export const oneTimeCodes = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     environmentId: environmentIdColumn(),
     purpose: text("purpose", {
-      enum: ["sign_up", "password_reset", "email_verification", "account_deletion", "mfa_challenge", "session_ticket", "signup_continuation"],
+      enum: ["sign_up", "password_reset", "email_verification", "account_deletion", "mfa_challenge", "session_ticket", "signup_continuation", "impersonation"],
     }).notNull(),
     /** SHA-256 of the opaque token the client or link holds. */
     tokenHash: text("token_hash").notNull(),

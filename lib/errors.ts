@@ -19,6 +19,7 @@ export const ERRORS = {
   origin_not_allowed: { status: 403, title: "Origin not allowed" },
   reverification_required: { status: 403, title: "Reverification required" },
   session_pending: { status: 403, title: "Session pending" },
+  impersonation_forbidden: { status: 403, title: "Not allowed while impersonating" },
   mfa_required: { status: 403, title: "Two-step verification required" },
   resource_not_found: { status: 404, title: "Resource not found" },
   method_not_allowed: { status: 405, title: "Method not allowed" },

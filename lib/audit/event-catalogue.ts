@@ -90,6 +90,15 @@ export const eventCatalogue = {
     data: z.strictObject({ requireConsent: z.boolean(), termsUrl: z.string().nullable(), privacyUrl: z.string().nullable() }),
   },
   "session.created": { subject: "user", data: z.strictObject({ sessionId: z.uuid(), amr: z.array(z.string()) }) },
+  /** The Server API (a secret key, or an operator) minted a one-time token to act as the user; `actorId` names who will. */
+  "user.impersonation_token_created": {
+    subject: "user",
+    data: z.strictObject({ tokenId: z.uuid(), actorId: z.string(), reason: z.string().nullable(), expiresAt: z.iso.datetime() }),
+  },
+  /** The token was redeemed: an impersonation session opened (its actor is the user, onBehalfOf the impersonator). */
+  "user.impersonation_started": { subject: "user", data: z.strictObject({ tokenId: z.uuid(), sessionId: z.uuid(), actorId: z.string() }) },
+  /** An impersonation session was revoked (its own sign-out, or any revocation); beside its `session.revoked`. */
+  "user.impersonation_ended": { subject: "user", data: z.strictObject({ sessionId: z.uuid(), actorId: z.string(), reason: sessionRevocationReason }) },
   "session.reverified": { subject: "user", data: z.strictObject({ method: z.string() }) },
   /** One per session, whatever ended it (lib/sessions/revoke-sessions.ts). */
   "session.revoked": { subject: "user", data: z.strictObject({ sessionId: z.uuid(), reason: sessionRevocationReason }) },

@@ -43,7 +43,7 @@ export async function issueCode(
     lifetimeMinutes?: number;
     withCode: boolean;
   },
-): Promise<{ id: string; token: string; code: string | null }> {
+): Promise<{ id: string; token: string; code: string | null; expiresAt: Date }> {
   const token = randomToken(32);
   const tokenHash = sha256(token);
   const code = input.withCode ? generateCode() : null;
@@ -59,9 +59,9 @@ export async function issueCode(
       payload: input.payload ?? {},
       expiresAt: new Date(Date.now() + (input.lifetimeMinutes ?? CODE_LIFETIME_MINUTES) * 60_000),
     })
-    .returning({ id: oneTimeCodes.id });
+    .returning({ id: oneTimeCodes.id, expiresAt: oneTimeCodes.expiresAt });
   if (!row) throw new Error("code insert returned no row");
-  return { id: row.id, token, code };
+  return { id: row.id, token, code, expiresAt: row.expiresAt };
 }
 
 /**
@@ -164,6 +164,30 @@ export async function consumeCode(
     )
     .returning();
   return consumed ?? null;
+}
+
+/**
+ * Spends a one-time token that needs no code (a session ticket, an impersonation
+ * token) of this environment and purpose, by its clear value, with one conditional
+ * UPDATE: of any number of concurrent redemptions exactly one gets the row back; the
+ * others, and unknown, expired, used or foreign tokens, get null. Call it in the
+ * transaction that acts on it, so the token is spent exactly when that commits.
+ */
+export async function spendToken(db: Database, environmentId: string, purpose: CodePurpose, token: string) {
+  const [row] = await db
+    .update(oneTimeCodes)
+    .set({ consumedAt: sql`now()` })
+    .where(
+      and(
+        eq(oneTimeCodes.tokenHash, sha256(token)),
+        eq(oneTimeCodes.environmentId, environmentId),
+        eq(oneTimeCodes.purpose, purpose),
+        isNull(oneTimeCodes.consumedAt),
+        gt(oneTimeCodes.expiresAt, sql`now()`),
+      ),
+    )
+    .returning({ id: oneTimeCodes.id, userId: oneTimeCodes.userId, payload: oneTimeCodes.payload });
+  return row ?? null;
 }
 
 /** Counts a wrong guess; after MAX_CODE_ATTEMPTS of them even the right code fails. */

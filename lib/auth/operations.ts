@@ -145,6 +145,8 @@ export const acceptLegalOperation = defineOperation({
   description: "Clears the LEGAL_ACCEPTANCE gate; callable by a PENDING session.",
   tags: ["Client: session"],
   auth: "pendingSession",
+  // Refused to an impersonation session: consent is the user's own word.
+  impersonation: "refused",
   response: { status: 200, description: "The session state after accepting.", schema: sessionStateSchema },
   errors: [...CLIENT, "unauthorized"],
 });
@@ -169,6 +171,8 @@ export const reverifyOperation = defineOperation({
     "Opens the window (sessions.reverificationSeconds, default 10 minutes) in which sensitive operations are allowed. Takes the password (when the user has one) and, with two-step verification on, a `code` as well: an authenticator code or a recovery code, which is spent. A missing part answers 400 invalid_request naming the field; a wrong password or code 401 invalid_credentials, and failures count like sign-in failures, per IP, per user and toward the account's throttle. Passkeys reverify through their own ceremony. Callable by a PENDING session, so a session held by the MFA_ENROLLMENT gate can reverify before enrolling; it stays PENDING until its gates are cleared.",
   tags: ["Client: session"],
   auth: "pendingSession",
+  // Refused to an impersonation session: no one can prove the user's factors for them.
+  impersonation: "refused",
   rateLimits: [{ action: "signIn", per: "user" }],
   body: reverifyBody,
   response: { status: 200, description: "Reverified.", schema: reverifiedSchema },

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { sessionStateSchema } from "../sessions/gates";
+import { ACCESS_TOKEN_CLAIMS } from "../tokens/schemas";
 import { emailSchema } from "../users/email";
 import { metadataBagSchema } from "../users/metadata";
 import { clientUserSchema, LOCALES, passwordInputSchema, personNameSchema } from "../users/schemas";
@@ -43,7 +44,10 @@ export const loginBody = z
 
 export const sessionOpenedSchema = z
   .object({
-    accessToken: z.string().nullable().meta({ description: "Null while the session is PENDING: clear the gates first." }),
+    accessToken: z
+      .string()
+      .nullable()
+      .meta({ description: `Null while the session is PENDING: clear the gates first. ${ACCESS_TOKEN_CLAIMS}` }),
     expiresAt: z.iso.datetime().nullable(),
     session: sessionStateSchema,
     user: clientUserSchema,

@@ -3,6 +3,7 @@ import type { Database } from "@/db/client";
 import { sessions } from "@/db/schema";
 import type { EnvironmentContext } from "../environments/context";
 import type { RequestContext } from "../operation/request-context";
+import { sessionActor } from "../sessions/impersonator";
 import type { ActiveSession } from "../sessions/resolve-session";
 import { revokeSession } from "../sessions/revoke-sessions";
 
@@ -21,7 +22,7 @@ export async function signOut(
 ): Promise<{ status: "signed_out"; clearCookie: boolean }> {
   if (current) {
     const { environmentId, userId, id: sessionId } = current.session;
-    const actor = { type: "user", id: current.user.id, requestId: context.requestId } as const;
+    const actor = sessionActor(current, context.requestId);
     await db.transaction((tx) => revokeSession(tx, { environmentId, userId, sessionId }, actor, "sign_out"));
     return { status: "signed_out", clearCookie: true };
   }

@@ -1,6 +1,5 @@
 import { getDb } from "@/db/client";
 import type { z } from "zod";
-import type { Actor } from "../audit/record-event";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
 import { gatePageUrl } from "../flows/hosted-flow";
@@ -8,6 +7,7 @@ import { findMembership, type ActingMember } from "../organizations/memberships"
 import { enforceRateLimit } from "../rate-limit/enforce";
 import { authorizeSession, pendingGate } from "../sessions/authorize-session";
 import type { ActiveSession } from "../sessions/resolve-session";
+import { sessionActor } from "../sessions/impersonator";
 import { isRecentlyVerified } from "../sessions/reverification";
 import { operatorMay, type Caller, type OperatorPermission, type PresentedCredentials, type ServerCaller } from "../operation/caller";
 import { serverActor, type Endpoint, type OperationInput, type RawInput } from "../operation/endpoint";
@@ -72,11 +72,12 @@ async function authorize(operation: AnyOperation, presented: PresentedCredential
     case "session":
     case "sensitiveSession": {
       const environment = requireEnvironment(presented);
-      const sessionState = await authorizeSession(getDb(), environment, presented.session, level, operation.clearsGate);
+      const sessionState = await authorizeSession(getDb(), environment, presented.session, level, operation);
       // authorizeSession has refused a missing session.
       const session = presented.session as ActiveSession;
       const caller = { kind: "user", environment, session } satisfies Caller;
-      return { environment, caller, session, sessionState, actor: { type: "user", id: session.user.id, requestId } satisfies Actor };
+      // The one place a session caller's actor is built: during an impersonation it names the impersonator (onBehalfOf).
+      return { environment, caller, session, sessionState, actor: sessionActor(session, requestId) };
     }
   }
 }

@@ -93,6 +93,8 @@ export const linkCompleteOperation = defineOperation({
     "Reached from the callback (proxy redirect) on the host where the session lives. The flow must have been started by this very session, still live. 303 to the flow's `redirect_url` (default: the hosted account page), with `error=<code>` on failure: `identity_already_linked` (the provider account signs in as another user), `oauth_state_invalid`, `access_denied`, `oauth_failed`, `forbidden` (another session started the flow).",
   tags,
   auth: "session",
+  // Refused to an impersonation session: connected accounts are the user's own.
+  impersonation: "refused",
   params: undefined,
   query: callbackQuery,
   response: REDIRECT,
@@ -108,6 +110,8 @@ export const oauthReverifyOperation = defineOperation({
     "\"Confirm it's you\" for a user who signs in with a provider account (and may have no password): 303 to the provider, as authorize does; the flow is bound to this session and ends at /_svc/auth/oauth2/reverify/complete, which opens the session's reverification window (like POST /_svc/auth/reverify) when the account that signed in at the provider is one connected to this user. OAuth proves a first factor only: a user with two-step verification gets 403 forbidden and confirms with the authenticator code or a passkey instead. A navigation another site started (`Sec-Fetch-Site: cross-site`) answers 403 forbidden; same-origin, same-site, `none` and requests without the header pass, a GET being enough here (unlike link, which connects whichever account signs in at the provider and so starts with a POST): the window opens only for a provider account already connected to this user, so a login CSRF at the provider gains nothing.",
   tags,
   auth: "session",
+  // Refused to an impersonation session: no one can prove the user's factors for them.
+  impersonation: "refused",
   rateLimits: [{ action: "signIn" }],
   params: providerParams,
   query: linkQuery,
@@ -124,6 +128,8 @@ export const oauthReverifyCompleteOperation = defineOperation({
     "Reached from the callback (proxy redirect) on the host where the session lives. The flow must have been started by this very session, still live. 303 to the flow's `redirect_url` (default: the hosted account page), with `error=<code>` on failure: `forbidden` (the provider account is not connected to this user, another session started the flow, or two-step verification is on), `oauth_state_invalid`, `access_denied`, `oauth_failed`.",
   tags,
   auth: "session",
+  // Refused to an impersonation session: no one can prove the user's factors for them.
+  impersonation: "refused",
   params: undefined,
   query: callbackQuery,
   response: REDIRECT,

@@ -8,6 +8,7 @@ import { safeRedirect } from "../flows/safe-redirect";
 import { findIdentity } from "../identities/find-identity";
 import { linkIdentity } from "../identities/link-identity";
 import { hasAnyFactor, readUserFactors } from "../mfa/user-factors";
+import { sessionActor } from "../sessions/impersonator";
 import { markReverified } from "../sessions/reverification";
 import type { ActiveSession } from "../sessions/resolve-session";
 import { acceptedRedirect, beginFlow, loadProviderOrThrow, type Authorization } from "./begin-authorization";
@@ -74,7 +75,7 @@ async function completeSessionFlow(
       throw new AppError("forbidden", "This flow was started by another session.");
     }
     const profile = await profileForFlow(db, environment, flow, query, context.requestId);
-    await act(flow, profile, { type: "user", id: current.user.id, requestId: context.requestId });
+    await act(flow, profile, sessionActor(current, context.requestId));
   } catch (error) {
     return failureLocation(environment, flow, flow.base, failureCode(error, context.requestId));
   }

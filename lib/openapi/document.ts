@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
 import { ERRORS, type ErrorCode } from "../errors";
-import type { AuthLevel, Operation } from "../operation/operation";
+import { refusedDuringImpersonation, type AuthLevel, type Operation } from "../operation/operation";
 import { MAX_BODY_BYTES } from "../http/json-body";
 import { ALL_OPERATIONS } from "./operations";
 
@@ -106,7 +106,8 @@ function toOpenApi(operation: AnyOperation): ZodOpenApiOperationObject {
         ...(response.status === 303 ? { headers: z.object({ Location: z.string().meta({ description: "Where the browser goes next." }) }) } : {}),
         ...(response.schema ? { content: { "application/json": { schema: response.schema as z.ZodType } } } : {}),
       },
-      ...errorResponses(operation.errors),
+      // The pipeline refuses these to an impersonation session whatever the operation lists.
+      ...errorResponses(refusedDuringImpersonation(operation) ? [...operation.errors, "impersonation_forbidden"] : operation.errors),
     },
   };
 }

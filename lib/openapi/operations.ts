@@ -2,6 +2,7 @@ import * as authOperations from "../auth/operations";
 import * as environmentOperations from "../environments/operations";
 import type { AuthLevel, Operation } from "../operation/operation";
 import * as identityOperations from "../identities/operations";
+import * as impersonationOperations from "../impersonation/operations";
 import * as mfaOperations from "../mfa/operations";
 import * as oauthFlowOperations from "../oauth/flow-operations";
 import * as oauthProviderOperations from "../oauth/provider-operations";
@@ -34,6 +35,7 @@ export const ALL_OPERATIONS: AnyOperation[] = [
   ...Object.values(identityOperations),
   ...Object.values(oauthProviderOperations),
   ...Object.values(ticketOperations),
+  ...Object.values(impersonationOperations),
   ...Object.values(activeOrganizationOperations),
   ...Object.values(invitationOperations),
   ...Object.values(organizationOperations),

@@ -23,6 +23,8 @@ import type { OperatorPermission } from "./caller";
  *   (sign-in or reverification) — credential, address, factor, identity and
  *   session-ending changes, deletion; else 403 reverification_required;
  * - `none`: public documents.
+ * A session opened by impersonation is refused every `sensitiveSession` operation,
+ * and those that declare `impersonation: "refused"`, with 403 impersonation_forbidden.
  */
 export type AuthLevel =
   | "server"
@@ -90,6 +92,13 @@ interface OperationFields<
    */
   pendingNavigatesToGate?: true;
   rateLimits?: RateLimitRule[];
+  /**
+   * `refused`: an impersonation session may not call it (403 impersonation_forbidden),
+   * on top of every `sensitiveSession` operation, which it never may: what only the
+   * user may do at a lower level (a data export, consent, reverification, renaming a
+   * passkey, finishing an identity link). Checked by the pipeline (authorizeSession).
+   */
+  impersonation?: "refused";
   /** An organization operation of the Client API (session levels only); see OrganizationScope. */
   organization?: OrganizationScope;
   params?: P;
@@ -133,6 +142,16 @@ export type Operation<
 > = OperationFields<P, Q, B, R, A> & OperatorClause<A>;
 
 export type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/**
+ * Whether an impersonation session is refused this operation: every credential,
+ * address, factor, identity, session-ending and deletion change (`sensitiveSession`),
+ * and whatever else declares `impersonation: "refused"`. The pipeline and the
+ * OpenAPI document both ask this, so the refusal is documented where it applies.
+ */
+export function refusedDuringImpersonation(operation: { auth: AuthLevel; impersonation?: "refused" }): boolean {
+  return operation.auth === "sensitiveSession" || operation.impersonation === "refused";
+}
 
 export function defineOperation<
   P extends z.ZodType | undefined = undefined,

@@ -69,6 +69,8 @@ export const renamePasskeyOperation = defineOperation({
   description: "Only the label the user sees changes. Another user's passkey answers 404, like one that does not exist.",
   tags,
   auth: "session",
+  // Refused to an impersonation session: passkeys are the user's own.
+  impersonation: "refused",
   params: passkeyParams,
   body: renamePasskeyBody,
   response: { status: 200, description: "The renamed passkey.", schema: passkeySchema },
@@ -156,6 +158,8 @@ export const passkeyReverifyOptionsOperation = defineOperation({
   description: `Returns \`{options}\` whose \`allowCredentials\` are the signed-in user's passkeys; user verification preferred. Finish with POST /_svc/auth/reverify/passkey. A user without a passkey gets 400 invalid_request (use POST /_svc/auth/reverify). ${RELYING_PARTY}`,
   tags: ["Client: session"],
   auth: "pendingSession",
+  // Refused to an impersonation session: no one can prove the user's factors for them.
+  impersonation: "refused",
   rateLimits: [{ action: "signIn", per: "user" }],
   response: { status: 200, description: "The request options.", schema: authenticationOptionsSchema },
   errors: [...CLIENT, "unauthorized", "invalid_request", "rate_limited"],
@@ -170,6 +174,8 @@ export const passkeyReverifyOperation = defineOperation({
     "Like POST /_svc/auth/reverify, with a passkey of the signed-in user instead of the password: opens the window (sessions.reverificationSeconds, default 10 minutes) in which sensitive operations are allowed, and adds `webauthn` to the session's amr. A passkey of another user, or any failure to verify, answers 401 invalid_credentials.",
   tags: ["Client: session"],
   auth: "pendingSession",
+  // Refused to an impersonation session: no one can prove the user's factors for them.
+  impersonation: "refused",
   rateLimits: [{ action: "signIn", per: "user" }],
   body: passkeyAssertionBody,
   response: { status: 200, description: "Reverified.", schema: reverifiedSchema },

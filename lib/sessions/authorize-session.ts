@@ -1,8 +1,9 @@
 import type { Database } from "@/db/client";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
-import type { SessionLevel } from "../operation/operation";
+import { refusedDuringImpersonation, type Operation, type SessionLevel } from "../operation/operation";
 import { sessionState, type GateKey, type SessionState } from "./gates";
+import { impersonationForbidden, impersonatorOf } from "./impersonator";
 import { assertRecentlyVerified } from "./reverification";
 import type { ActiveSession } from "./resolve-session";
 
@@ -12,17 +13,23 @@ import type { ActiveSession } from "./resolve-session";
  * email verification, later second-factor enrollment) exists only to clear its
  * gate: anything else answers 403 session_pending naming the gate, so no path
  * reaches an active session's powers past a gate. An operation that clears a
- * gate (`clearsGate`) is open to a session held by exactly that gate.
+ * gate (`clearsGate`) is open to a session held by exactly that gate. An
+ * impersonation session is refused what only the user may do (refusedDuringImpersonation)
+ * before anything else: no reverification can open it, so asking for one would mislead.
  */
 export async function authorizeSession(
   db: Database,
   environment: EnvironmentContext,
   current: ActiveSession | null,
   level: SessionLevel,
-  clearsGate?: GateKey,
+  declared: Pick<Operation, "clearsGate" | "impersonation"> = {},
 ): Promise<SessionState> {
   if (!current) throw new AppError("unauthorized", "Sign in first: no valid session for this environment.");
+  if (impersonatorOf(current.session) && refusedDuringImpersonation({ auth: level, impersonation: declared.impersonation })) {
+    throw impersonationForbidden();
+  }
   const state = await sessionState(db, environment, current.user, current.session.id);
+  const { clearsGate } = declared;
   const mayClear = clearsGate !== undefined && state.gates.some((gate) => gate.key === clearsGate);
   if (level !== "pendingSession" && state.status === "PENDING" && !mayClear) throw sessionPending(state);
   if (level === "sensitiveSession") assertRecentlyVerified(environment, current);

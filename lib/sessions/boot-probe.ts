@@ -5,6 +5,7 @@ import { listMyOrganizations } from "../organizations/memberships";
 import { clientUserSchema } from "../users/schemas";
 import { toClientUser } from "../users/serialize";
 import { sessionState, sessionStateSchema } from "./gates";
+import { actorClaim } from "./impersonator";
 import type { ActiveSession } from "./resolve-session";
 
 export const bootProbeSchema = z
@@ -30,9 +31,10 @@ export const bootProbeSchema = z
 
 /**
  * What an app needs at every page load: who is signed in, whether their session
- * is ACTIVE, their organizations and which one the session acts for. Always answers:
- * an unknown environment is simply "not signed in". The active organization comes
- * with the session row already read; it counts only while the user is still a member.
+ * is ACTIVE and who acts in it (`actor`, during an impersonation), their
+ * organizations and which one the session acts for. Always answers: an unknown
+ * environment is simply "not signed in". The active organization comes with the
+ * session row already read; it counts only while the user is still a member.
  */
 export async function bootProbe(
   db: Database,
@@ -47,7 +49,7 @@ export async function bootProbe(
   const activeId = current.session.activeOrganizationId;
   return {
     authenticated: true,
-    user: { user: toClientUser(current.user), session },
+    user: { user: toClientUser(current.user), session: { ...session, actor: actorClaim(current.session) } },
     organizations,
     activeOrganizationId: organizations.some((organization) => organization.id === activeId) ? activeId : null,
   };

@@ -12,6 +12,7 @@ import type { UserRow } from "../users/serialize";
 import { issueMfaToken } from "../mfa/mfa-tokens";
 import { dueSecondFactors, hasAnyFactor, readUserFactors, type UserFactors } from "../mfa/user-factors";
 import { sessionState, type SessionState } from "./gates";
+import { IMPERSONATION_MAX_SECONDS, impersonatorOf, sessionActor, type Impersonator } from "./impersonator";
 import type { SessionRow } from "./serialize";
 
 /**
@@ -66,7 +67,14 @@ export interface Proof {
    * recently verified than it: a handover is not a fresh proof of identity, so it
    * cannot open the sensitive-operation window that the primary's age has closed.
    */
-  parentSession?: Pick<SessionRow, "id" | "expiresAt" | "lastVerifiedAt">;
+  parentSession?: Pick<SessionRow, "id" | "expiresAt" | "lastVerifiedAt" | "impersonatorType" | "impersonatorId">;
+  /**
+   * For an impersonation (methods `["impersonation"]`): who acts as the user. The
+   * session records them, lives IMPERSONATION_MAX_SECONDS at most, and its events
+   * name them as onBehalfOf. A satellite of an impersonation session inherits its
+   * primary's impersonator: a handover to another domain is not a way out of it.
+   */
+  impersonator?: Impersonator;
 }
 
 /**
@@ -130,7 +138,9 @@ export async function establishSession(
   const token = randomToken(32);
   const now = new Date();
   const parent = proof.parentSession;
-  const lifetimeEnd = new Date(now.getTime() + environment.settings.sessions.lifetimeSeconds * 1000);
+  const impersonator = proof.impersonator ?? (parent ? impersonatorOf(parent) : null);
+  const lifetimeSeconds = Math.min(environment.settings.sessions.lifetimeSeconds, impersonator ? IMPERSONATION_MAX_SECONDS : Infinity);
+  const lifetimeEnd = new Date(now.getTime() + lifetimeSeconds * 1000);
   const session: SessionRow = {
     id: randomUUID(),
     environmentId: environment.id,
@@ -151,9 +161,11 @@ export async function establishSession(
     parentSessionId: parent?.id ?? null,
     // A new sign-in acts for no organization until the client picks one.
     activeOrganizationId: null,
+    impersonatorType: impersonator?.type ?? null,
+    impersonatorId: impersonator?.id ?? null,
   };
   const at = now.toISOString();
-  const actor = { type: "user", id: user.id, requestId: context.requestId } as const;
+  const actor = sessionActor({ session, user }, context.requestId);
   const event = { environmentId: environment.id, type: "session.created", actor, subjectId: user.id, data: { sessionId: session.id, amr: proof.methods } } as const;
   // The user's row first, on the sign-in generation the proof was read with: a
   // revocation of all the user's sessions in progress holds the row, this waits for it
@@ -168,11 +180,12 @@ export async function establishSession(
       returning id
     ), new_session as (
       insert into sessions (id, environment_id, user_id, token_hash, status, created_at, last_active_at, last_verified_at,
-                            expires_at, user_agent, ip_address, amr, aal, authenticated_at, parent_session_id)
+                            expires_at, user_agent, ip_address, amr, aal, authenticated_at, parent_session_id,
+                            impersonator_type, impersonator_id)
       select ${session.id}, ${session.environmentId}, ${session.userId}, ${session.tokenHash}, 'active',
              ${at}::timestamptz, ${at}::timestamptz, ${session.lastVerifiedAt.toISOString()}::timestamptz, ${session.expiresAt.toISOString()}::timestamptz,
              ${session.userAgent}, ${session.ipAddress}, ${`{${proof.methods.join(",")}}`}::text[], ${session.aal}, ${at}::timestamptz,
-             ${session.parentSessionId}::uuid
+             ${session.parentSessionId}::uuid, ${session.impersonatorType}, ${session.impersonatorId}
       from signed_in
       returning id
     ), audit as (${eventInsert(event, sql`exists (select 1 from new_session)`)})

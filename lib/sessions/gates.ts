@@ -16,6 +16,14 @@ export const sessionStateSchema = z
     status: z.enum(["ACTIVE", "PENDING"]),
     gates: z.array(gateSchema),
     currentGate: gateSchema.optional(),
+    actor: z
+      .object({ sub: z.string().meta({ description: "The `actorId` the impersonation token named: who acts as the user." }) })
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          "Set while the session is an impersonation (POST /_svc/auth/session/impersonate): who acts as the user, as in the access tokens' `act` claim. Null (or absent) when the user acts themselves.",
+      }),
   })
   .meta({ id: "SessionState", description: "PENDING while any gate is open; currentGate is the one to clear first." });
 

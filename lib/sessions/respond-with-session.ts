@@ -1,6 +1,7 @@
 import type { ResponseEffects } from "../operation/response-effects";
 import { toClientUser } from "../users/serialize";
 import type { Establishment, SessionGrant } from "./establish-session";
+import { actorClaim } from "./impersonator";
 
 /**
  * The answer of every operation that signs someone in (CONTRACT §3), for each
@@ -25,7 +26,7 @@ export function respondWithSession(effects: ResponseEffects, grant: SessionGrant
   return {
     accessToken: grant.accessToken?.token ?? null,
     expiresAt: grant.accessToken?.expiresAt ?? null,
-    session: grant.state,
+    session: { ...grant.state, actor: actorClaim(grant.session) },
     user: toClientUser(grant.user),
     ...(options.isNative ? { sessionToken: grant.token } : {}),
   };

@@ -7,6 +7,7 @@ import { verifyFactor } from "../auth/factors";
 import type { EnvironmentContext } from "../environments/context";
 import { AppError } from "../errors";
 import type { AuthMethod } from "./establish-session";
+import { impersonatorOf } from "./impersonator";
 import type { ActiveSession } from "./resolve-session";
 
 /**
@@ -32,8 +33,13 @@ export const reverifiedSchema = z
   .object({ lastVerifiedAt: z.iso.datetime(), validUntil: z.iso.datetime() })
   .meta({ id: "Reverified" });
 
-/** Whether the session proved a factor within the environment's reverification window. */
+/**
+ * Whether the session proved a factor within the environment's reverification
+ * window. An impersonation never did: nobody proved the user's factors, so what
+ * needs a recent sign-in (an owner's grant of the owner role, say) is out of its reach.
+ */
 export function isRecentlyVerified(environment: EnvironmentContext, current: ActiveSession): boolean {
+  if (impersonatorOf(current.session)) return false;
   return Date.now() - current.session.lastVerifiedAt.getTime() <= environment.settings.sessions.reverificationSeconds * 1000;
 }
 

@@ -2,7 +2,8 @@ import { and, eq, inArray, isNull, ne, notInArray, sql, type SQLWrapper } from "
 import type { Database } from "@/db/client";
 import { oneTimeCodes, sessions, users } from "@/db/schema";
 import type { SessionRevocationReason } from "../audit/event-catalogue";
-import { recordEvents, type Actor } from "../audit/record-event";
+import { recordEvents, type Actor, type NewEvent } from "../audit/record-event";
+import { impersonatorOf } from "./impersonator";
 import type { SessionRow } from "./serialize";
 
 // The one place sessions are revoked. Each revoked session gets its own
@@ -21,11 +22,11 @@ interface UserSessions {
   userId: string;
 }
 
-/** A session just revoked: its id and its user (the subject of its event). */
-interface Revoked {
-  id: string;
-  userId: string;
-}
+/** A session just revoked: its id, its user (the subject of its event) and its impersonator, if any. */
+type Revoked = Pick<SessionRow, "id" | "userId" | "impersonatorType" | "impersonatorId">;
+
+/** The columns each revoking statement returns. */
+const REVOKED = { id: sessions.id, userId: sessions.userId, impersonatorType: sessions.impersonatorType, impersonatorId: sessions.impersonatorId };
 
 /** Revokes one session if it is still active, and its satellites; returns the revoked row, or null if it was not active. */
 export async function revokeSession(
@@ -71,7 +72,7 @@ export async function revokeAllUserSessions(
     .update(sessions)
     .set({ status: "revoked", revokedAt: new Date() })
     .where(and(eq(sessions.userId, target.userId), eq(sessions.status, "active"), kept.length > 0 ? notInArray(sessions.id, kept) : undefined))
-    .returning({ id: sessions.id, userId: sessions.userId });
+    .returning(REVOKED);
   await recordRevocations(tx, target.environmentId, revoked, actor, reason);
   return revoked.length + (await revokeSatellites(tx, target.environmentId, revoked, actor));
 }
@@ -136,7 +137,7 @@ export async function revokeOAuthSignIns(
         kept.length > 0 ? notInArray(sessions.id, kept) : undefined,
       ),
     )
-    .returning({ id: sessions.id, userId: sessions.userId });
+    .returning(REVOKED);
   await recordRevocations(tx, target.environmentId, revoked, actor, reason);
   await tx.update(oneTimeCodes).set({ consumedAt: new Date() }).where(oauthSignInsInFlight(target.environmentId, target.userIds));
   return revoked.length + (await revokeSatellites(tx, target.environmentId, revoked, actor));
@@ -177,20 +178,20 @@ async function revokeSatellites(tx: Database, environmentId: string, primaries: 
         ne(sessions.status, "revoked"),
       ),
     )
-    .returning({ id: sessions.id, userId: sessions.userId });
+    .returning(REVOKED);
   await recordRevocations(tx, environmentId, revoked, actor, "primary_session_ended");
   return revoked.length;
 }
 
+/** One `session.revoked` per session, and for an impersonation session the end of the impersonation beside it. */
 async function recordRevocations(tx: Database, environmentId: string, revoked: Revoked[], actor: Actor, reason: SessionRevocationReason) {
   await recordEvents(
     tx,
-    revoked.map((row) => ({
-      environmentId,
-      type: "session.revoked" as const,
-      actor,
-      subjectId: row.userId,
-      data: { sessionId: row.id, reason },
-    })),
+    revoked.flatMap((row): NewEvent[] => {
+      const ended: NewEvent = { environmentId, type: "session.revoked", actor, subjectId: row.userId, data: { sessionId: row.id, reason } };
+      const impersonator = impersonatorOf(row);
+      if (!impersonator) return [ended];
+      return [ended, { environmentId, type: "user.impersonation_ended", actor, subjectId: row.userId, data: { sessionId: row.id, actorId: impersonator.id, reason } }];
+    }),
   );
 }

@@ -1,12 +1,10 @@
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { sessions, users } from "@/db/schema";
-import { invalidCode } from "../auth/one-time-codes";
+import { sessions } from "@/db/schema";
 import type { EnvironmentContext } from "../environments/context";
-import { AppError } from "../errors";
 import type { RequestContext } from "../operation/request-context";
 import { establishSession, type Establishment, type Proof } from "../sessions/establish-session";
-import { issuedAtCurrentGeneration } from "../sessions/sign-in-generation";
+import { lockRedeemingUser, redemptionRefused, type RedemptionRefusal } from "../sessions/redeeming-user";
 import { idleBound } from "../sessions/resolve-session";
 import { verifierMatches } from "./pkce";
 import { spendSessionTicket, type SessionTicket } from "./session-tickets";
@@ -30,7 +28,7 @@ function fitsChannel(ticket: SessionTicket, channel: TicketChannel): boolean {
   return ticket.codeChallenge !== null && verifierMatches(channel.codeVerifier, ticket.codeChallenge);
 }
 
-type Outcome = { kind: "invalid" } | { kind: "banned" } | { kind: "established"; result: Establishment };
+type Outcome = RedemptionRefusal | { kind: "established"; result: Establishment };
 
 /**
  * Opens the session a ticket stands for, or says what the sign-in still owes
@@ -52,14 +50,9 @@ export async function redeemSessionTicket(
   const outcome = await db.transaction(async (tx): Promise<Outcome> => {
     const spent = await spendSessionTicket(tx, environment, ticket);
     if (!spent || !fitsChannel(spent, channel)) return { kind: "invalid" };
-    const [user] = await tx
-      .select()
-      .from(users)
-      .where(and(eq(users.id, spent.userId), eq(users.environmentId, environment.id)))
-      .for("update");
-    if (!user || user.status === "deleted") return { kind: "invalid" };
-    if (user.status === "banned") return { kind: "banned" };
-    if (!issuedAtCurrentGeneration(spent.payload, user)) return { kind: "invalid" };
+    const redeeming = await lockRedeemingUser(tx, environment, spent.userId, spent.payload);
+    if (redeeming.kind !== "user") return redeeming;
+    const { user } = redeeming;
     const proof: Proof = { methods: spent.methods.length > 0 ? spent.methods : ["ticket"] };
     if (spent.parentSessionId) {
       const parent = await livePrimarySession(tx, environment, user.id, spent.parentSessionId);
@@ -68,14 +61,8 @@ export async function redeemSessionTicket(
     }
     return { kind: "established", result: await establishSession(tx, environment, user, proof, context) };
   });
-  switch (outcome.kind) {
-    case "invalid":
-      throw invalidCode();
-    case "banned":
-      throw new AppError("user_banned", "This account has been banned.");
-    case "established":
-      return outcome.result;
-  }
+  if (outcome.kind !== "established") throw redemptionRefused(outcome);
+  return outcome.result;
 }
 
 /**
@@ -87,7 +74,14 @@ export async function redeemSessionTicket(
  */
 async function livePrimarySession(tx: Database, environment: EnvironmentContext, userId: string, sessionId: string) {
   const [parent] = await tx
-    .select({ id: sessions.id, expiresAt: sessions.expiresAt, lastVerifiedAt: sessions.lastVerifiedAt })
+    .select({
+      id: sessions.id,
+      expiresAt: sessions.expiresAt,
+      lastVerifiedAt: sessions.lastVerifiedAt,
+      // A satellite of an impersonation session is one too (establishSession).
+      impersonatorType: sessions.impersonatorType,
+      impersonatorId: sessions.impersonatorId,
+    })
     .from(sessions)
     .where(
       and(

@@ -1,8 +1,5 @@
-import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { oneTimeCodes } from "@/db/schema";
-import { issueCode } from "../auth/one-time-codes";
-import { sha256 } from "../crypto/tokens";
+import { issueCode, spendToken } from "../auth/one-time-codes";
 import type { EnvironmentContext } from "../environments/context";
 import type { JsonObject } from "../json/deep-merge";
 import { generationOf } from "../sessions/sign-in-generation";
@@ -89,18 +86,6 @@ function parseTicket(userId: string, payload: JsonObject): SessionTicket {
  * so a stolen ticket allows one guess at most.
  */
 export async function spendSessionTicket(db: Database, environment: EnvironmentContext, ticket: string): Promise<SessionTicket | null> {
-  const [row] = await db
-    .update(oneTimeCodes)
-    .set({ consumedAt: sql`now()` })
-    .where(
-      and(
-        eq(oneTimeCodes.tokenHash, sha256(ticket)),
-        eq(oneTimeCodes.environmentId, environment.id),
-        eq(oneTimeCodes.purpose, "session_ticket"),
-        isNull(oneTimeCodes.consumedAt),
-        gt(oneTimeCodes.expiresAt, sql`now()`),
-      ),
-    )
-    .returning({ userId: oneTimeCodes.userId, payload: oneTimeCodes.payload });
+  const row = await spendToken(db, environment.id, "session_ticket", ticket);
   return row?.userId ? parseTicket(row.userId, row.payload) : null;
 }

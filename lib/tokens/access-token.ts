@@ -2,6 +2,7 @@ import { SignJWT, type JWTPayload } from "jose";
 import type { Database } from "@/db/client";
 import type { EnvironmentContext } from "../environments/context";
 import { activeOrganizationClaims } from "../organizations/active-organization";
+import { actorClaim } from "../sessions/impersonator";
 import type { SessionRow } from "../sessions/serialize";
 import { issuerFor } from "./issuer";
 import { currentSigningKey } from "./signing-key-store";
@@ -15,12 +16,14 @@ export interface MintedToken {
  * Signs a short-lived access token for a session (CONTRACT §3): iss, sub, sid, azp
  * (the browser Origin, when present), iat, nbf, exp, env, the org claims while the
  * session's active organization is one the user is still a member of (re-read at
- * every mint) and organizations are on, plus any extra claims.
+ * every mint) and organizations are on, `act: {sub}` (RFC 8693 §4.1) when someone
+ * else acts in the session (an impersonation), plus any extra claims, which can
+ * override none of these.
  */
 export async function mintAccessToken(
   db: Database,
   environment: EnvironmentContext,
-  session: Pick<SessionRow, "id" | "userId" | "activeOrganizationId">,
+  session: Pick<SessionRow, "id" | "userId" | "activeOrganizationId" | "impersonatorType" | "impersonatorId">,
   options: { origin?: string | null; lifetimeSeconds?: number; claims?: JWTPayload } = {},
 ): Promise<MintedToken> {
   const [key, organization] = await Promise.all([
@@ -32,9 +35,11 @@ export async function mintAccessToken(
   const now = Math.floor(Date.now() / 1000);
   const lifetime = options.lifetimeSeconds ?? environment.settings.sessions.tokenLifetimeSeconds;
   const exp = now + lifetime;
+  const act = actorClaim(session);
   const token = await new SignJWT({
     ...options.claims,
     ...organization,
+    ...(act ? { act } : {}),
     sid: session.id,
     env: environment.id,
     ...(options.origin ? { azp: options.origin } : {}),

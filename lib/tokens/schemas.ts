@@ -35,9 +35,12 @@ export const openIdConfigurationSchema = z
     description: "OpenID Connect Discovery 1.0 metadata: enough for a verifier to find the issuer's keys.",
   });
 
+/** What every access token carries (CONTRACT §3), said once for each schema that returns one. */
+export const ACCESS_TOKEN_CLAIMS = "Claims: `iss`, `sub` (the user), `sid`, `azp` (the Origin, when sent), `iat`, `nbf`, `exp`, `env`; `org_id`, `org_role`, `org_permissions` while an organization is active; `act: {sub}` (RFC 8693 §4.1: who acts as the user) when the session is an impersonation.";
+
 export const accessTokenSchema = z
   .object({
-    accessToken: z.string().meta({ description: "A JWT signed with the environment's current key (ES256)." }),
+    accessToken: z.string().meta({ description: `A JWT signed with the environment's current key (ES256), verifiable with the JWKS. ${ACCESS_TOKEN_CLAIMS}` }),
     expiresAt: z.iso.datetime().meta({ description: "When the token's `exp` passes." }),
   })
   .meta({ id: "AccessToken" });

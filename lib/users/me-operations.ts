@@ -276,6 +276,8 @@ export const requestDataExportOperation = defineOperation({
   description: "Builds a JSON export of everything stored about the user (no secrets, no private metadata) in a background job and emails a single-use download link (24 hours); if the email cannot be sent the job retries with growing waits, and after its last attempt the request shows `failed`. One pending request at a time.",
   tags: DATA_TAGS,
   auth: "session",
+  // Refused to an impersonation session: a copy of the user's data goes to the user alone.
+  impersonation: "refused",
   rateLimits: [{ action: "emailSends", per: "user" }],
   response: { status: 200, description: "The request.", schema: dataRequestSchema },
   errors: [...SESSION_ERRORS, "rate_limited"],

@@ -53,6 +53,7 @@ export const da: Messages = {
     email_unavailable: "Vi kunne ikke sende e-mail lige nu. Prøv igen om lidt.",
     service_unavailable: "Tjenesten er kortvarigt utilgængelig. Intet er gået tabt; prøv igen om lidt.",
     reverification_required: "Bekræft din adgangskode for at fortsætte.",
+    impersonation_forbidden: "Ikke under en overtagelse af kontoen: kun brugeren selv kan ændre dette.",
     unauthorized: "Din session er udløbet. Log ind igen.",
     resource_not_found: "Det findes ikke længere. Genindlæs siden.",
     mfa_required: "Applikationen kræver totrinsbekræftelse: tilføj en adgangsnøgle, før du slår godkendelsesappen fra.",
@@ -494,6 +495,12 @@ export const da: Messages = {
       forbidden: "Du har ikke lov til at gøre dette i denne organisation.",
       organizationsOff: "Organisationer er ikke tilgængelige i denne applikation.",
     },
+  },
+  impersonation: {
+    label: "Overtagelse af konto",
+    viewingAs: "Du ser siden som {user}",
+    detail: "Du handler som {actor}. Kun brugeren selv kan ændre sin adgangskode, e-mailadresser, totrinsbekræftelse, adgangsnøgler, forbundne konti og andre sessioner. Sessionen slutter senest efter en time.",
+    end: "Afslut overtagelsen",
   },
   pageError: {
     title: "Siden kunne ikke indlæses",

@@ -55,6 +55,7 @@ export const en = {
     email_unavailable: "We could not send email just now. Try again in a moment.",
     service_unavailable: "The service is briefly unavailable. Nothing was lost; try again in a moment.",
     reverification_required: "Confirm your password to continue.",
+    impersonation_forbidden: "Not while impersonating: only the user can change this.",
     unauthorized: "Your session has ended. Sign in again.",
     resource_not_found: "That item no longer exists. Reload the page.",
     mfa_required: "This application requires two-step verification: add a passkey before you turn the authenticator app off.",
@@ -496,6 +497,12 @@ export const en = {
       forbidden: "You are not allowed to do this in this organization.",
       organizationsOff: "Organizations are not available in this application.",
     },
+  },
+  impersonation: {
+    label: "Impersonation",
+    viewingAs: "You are viewing as {user}",
+    detail: "Acting as {actor}. Only the user can change their password, email addresses, two-step verification, passkeys, connected accounts or other sessions. This session ends within an hour.",
+    end: "End impersonation",
   },
   pageError: {
     title: "This page could not be loaded",

@@ -1,0 +1,2 @@
+ALTER TABLE "sessions" ADD COLUMN "impersonator_type" text;--> statement-breakpoint
+ALTER TABLE "sessions" ADD COLUMN "impersonator_id" text;
