@@ -109,6 +109,7 @@ export const USER_OPERATIONS: OperationCase[] = [
 export const ALL_SERVER_OPERATIONS: OperationCase[] = [
   { name: "create user", method: "POST", path: () => "/users", body: {} },
   { name: "search users", method: "POST", path: () => "/users/search", body: {} },
+  { name: "count users", method: "GET", path: () => "/users/count" },
   ...USER_OPERATIONS,
   { name: "get allowed origins", method: "GET", path: () => "/allowed-origins" },
   { name: "replace allowed origins", method: "PUT", path: () => "/allowed-origins", body: { origins: [] } },
