@@ -3,9 +3,15 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
 import { apiKeys, environments, events, oneTimeCodes, operators, sessions, users } from "@/db/schema";
 import { sha256 } from "@/lib/crypto/tokens";
+import { operatorSignInAction } from "@/lib/dashboard/actions/sign-in";
+import { DASHBOARD_COOKIE } from "@/lib/dashboard/auth";
+import { loadOperation } from "@/lib/dashboard/load-operation";
+import { currentOperator } from "@/lib/dashboard/operator-session";
+import { runOperatorAction } from "@/lib/dashboard/run-operator-action";
 import { createSecretKey } from "@/lib/environments/api-keys";
 import { listEnvironments } from "@/lib/environments/list-environments";
 import { AppError } from "@/lib/errors";
+import { IDLE_STATE, successState, type FormState } from "@/lib/hosted/form-state";
 import { SYSTEM_ACTOR } from "@/lib/audit/record-event";
 import { createOperator } from "@/lib/operators/create-operator";
 import { internalEnvironment, OPERATOR_SESSION_IDLE_SECONDS } from "@/lib/operators/internal-environment";
@@ -14,8 +20,9 @@ import { listOperators } from "@/lib/operators/operators";
 import { removeOperator } from "@/lib/operators/remove-operator";
 import { signInOperator } from "@/lib/operators/sign-in-operator";
 import { describeSignInLink, issueOperatorSignInLink, setOperatorPassword } from "@/lib/operators/sign-in-link";
+import { countUsersEndpoint, createUserEndpoint } from "@/lib/users/server-endpoints";
 import { call, expectProblem, serverApi } from "../helpers/api";
-import { STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
+import { createUser, newEnvironment, STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
 
 /* Operators of the dashboard: users of the internal environment, their one-time links, sign-in and sessions. */
 
@@ -67,6 +74,24 @@ async function operatorWithPassword(role: "owner" | "admin" | "viewer" = "admin"
   const { operator, signInLink } = await createOperator(getDb(), { email, role }, SYSTEM_ACTOR);
   await setOperatorPassword(getDb(), { token: tokenOf(signInLink.url), password: STRONG_PASSWORD }, contextFrom());
   return { ...operator, email };
+}
+
+/** Runs a server action; Next's redirect signal answers its target instead of a state. */
+async function submit<T>(run: () => Promise<T>): Promise<T | { redirect: string }> {
+  try {
+    return await run();
+  } catch (error) {
+    const digest = (error as { digest?: string }).digest;
+    if (typeof digest === "string" && digest.startsWith("NEXT_REDIRECT")) return { redirect: digest.split(";")[2] ?? "" };
+    throw error;
+  }
+}
+
+function signInForm(email: string, password: string): FormData {
+  const form = new FormData();
+  form.set("email", email);
+  form.set("password", password);
+  return form;
 }
 
 beforeEach(() => {
@@ -274,5 +299,71 @@ describe("the internal environment is unreachable from the APIs", () => {
     expectProblem(await serverApi(planted).post("/users/search", {}), 401, "unauthorized");
 
     expect((await listEnvironments(getDb())).map((row) => row.environmentId)).not.toContain(internal.id);
+  });
+});
+
+describe("the dashboard's seam: next-auth sign-in, loadOperation and runOperatorAction", () => {
+  it("signs in through next-auth's Credentials provider, loads through the Server API's operations, and is refused once removed", async () => {
+    const env = await newEnvironment();
+    await createUser(env.api, { email: uniqueEmail() });
+    await createUser(env.api, { email: uniqueEmail() });
+    const operator = await operatorWithPassword("viewer");
+
+    // A wrong password: the form's error, no cookie.
+    const wrong = await submit(() => operatorSignInAction(IDLE_STATE, signInForm(operator.email, "wrong password here")));
+    expect(wrong).toMatchObject({ status: "error", message: "The email or password is wrong." });
+    expect(browser.jar.has(DASHBOARD_COOKIE)).toBe(false);
+
+    browse();
+    const signedIn = await submit(() => operatorSignInAction(IDLE_STATE, signInForm(operator.email, STRONG_PASSWORD)));
+    expect(signedIn).toEqual({ redirect: "/dashboard" });
+    expect(browser.jar.get(DASHBOARD_COOKIE)).toBeTruthy();
+    // The cookie is next-auth's encrypted JWT: it names no one in clear.
+    expect(browser.jar.get(DASHBOARD_COOKIE)).not.toContain(operator.id);
+
+    browse();
+    expect(await currentOperator()).toEqual({ id: operator.id, email: operator.email, role: "viewer" });
+    const count = await loadOperation(countUsersEndpoint, {}, { environmentId: env.environmentId });
+    expect(count).toEqual({ kind: "ok", data: { count: 2 } });
+
+    // A viewer's form post is refused as the Server API refuses it, and nothing is written.
+    const refused = await runOperatorAction(createUserEndpoint, { body: { email: uniqueEmail() } }, { environmentId: env.environmentId, fields: ["email"], then: () => successState("created") });
+    expect(refused).toMatchObject({ status: "error" });
+    expect((await env.api.get("/users/count")).body.count).toBe(2);
+
+    // The internal environment is not one the dashboard can act in.
+    const internal = await internalEnvironment(getDb());
+    expect((await loadOperation(countUsersEndpoint, {}, { environmentId: internal.id })).kind).toBe("not_found");
+
+    await removeOperator(getDb(), operator, SYSTEM_ACTOR);
+    browse();
+    expect(await submit(() => loadOperation(countUsersEndpoint, {}, { environmentId: env.environmentId }))).toEqual({ redirect: "/dashboard/sign-in?ended=1" });
+    const action = await submit(() => runOperatorAction(createUserEndpoint, { body: {} }, { environmentId: env.environmentId, fields: [], then: () => successState(null) }));
+    expect(action).toEqual({ redirect: "/dashboard/sign-in?ended=1" });
+  });
+
+  it("an admin's dashboard action writes through the Server API's rules and gives the same error for the same bad input", async () => {
+    const env = await newEnvironment();
+    const operator = await operatorWithPassword("admin");
+    await submit(() => operatorSignInAction(IDLE_STATE, signInForm(operator.email, STRONG_PASSWORD)));
+    browse();
+    const created = (await runOperatorAction(createUserEndpoint, { body: { email: uniqueEmail() } }, {
+      environmentId: env.environmentId,
+      fields: ["email"],
+      then: (user) => successState(user?.id ?? null),
+    })) as FormState;
+    expect(created.status).toBe("success");
+    const bad = await runOperatorAction(createUserEndpoint, { body: { email: "not an email" } }, { environmentId: env.environmentId, fields: ["email"], values: { email: "not an email" }, then: () => successState(null) });
+    expect(bad.fieldErrors.email).toBe("Enter an email address like name@example.com.");
+    expectProblem(await env.api.post("/users", { email: "not an email" }), 400, "invalid_request");
+    const rows = await getDb().select().from(events).where(and(eq(events.environmentId, env.environmentId), eq(events.type, "user.created")));
+    expect(rows.map((row) => [row.actorType, row.actorId])).toEqual([["operator", operator.id]]);
+  });
+
+  it("signed out, pages redirect to the sign-in page", async () => {
+    const env = await newEnvironment();
+    expect(await currentOperator()).toBeNull();
+    // Never signed in: the plain sign-in page, no "your session has ended".
+    expect(await submit(() => loadOperation(countUsersEndpoint, {}, { environmentId: env.environmentId }))).toEqual({ redirect: "/dashboard/sign-in" });
   });
 });

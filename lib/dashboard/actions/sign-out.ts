@@ -1,0 +1,17 @@
+"use server";
+
+import { getDb } from "@/db/client";
+import { endOperatorSession } from "../../operators/operator-sessions";
+import { auth, signOut } from "../auth";
+import { dashboardRequestContext } from "../dashboard-request";
+import { SIGN_IN_PATH } from "../operator-session";
+
+/**
+ * Sign-out: the operator's session in the internal environment is revoked first, so
+ * the cookie is dead even if a copy of it was kept; then next-auth clears it.
+ */
+export async function operatorSignOutAction(): Promise<void> {
+  const claims = (await auth())?.operator;
+  if (claims) await endOperatorSession(getDb(), { operatorId: claims.id, sessionId: claims.sessionId }, await dashboardRequestContext("POST"));
+  await signOut({ redirectTo: `${SIGN_IN_PATH}?signedOut=1` });
+}
