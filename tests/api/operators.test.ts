@@ -21,7 +21,7 @@ import { removeOperator } from "@/lib/operators/remove-operator";
 import { signInOperator } from "@/lib/operators/sign-in-operator";
 import { describeSignInLink, issueOperatorSignInLink, setOperatorPassword } from "@/lib/operators/sign-in-link";
 import { countUsersEndpoint, createUserEndpoint } from "@/lib/users/server-endpoints";
-import { call, expectProblem, serverApi } from "../helpers/api";
+import { call, expectProblem, refusalOf, serverApi } from "../helpers/api";
 import { createUser, newEnvironment, STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
 
 /* Operators of the dashboard: users of the internal environment, their one-time links, sign-in and sessions. */
@@ -57,15 +57,6 @@ function browse(ip = `198.51.100.${(ipCounter += 1) % 250}`) {
 
 function tokenOf(url: string): string {
   return new URL(url).searchParams.get("token") ?? "";
-}
-
-async function refusal(run: Promise<unknown>): Promise<AppError> {
-  const error = await run.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  if (!(error instanceof AppError)) throw new Error(`expected an AppError, got ${String(error)}`);
-  return error;
 }
 
 /** An operator with a password, signed in through the domain (no cookie). */
@@ -128,7 +119,7 @@ describe("operator creation and the one-time sign-in link", () => {
     const email = uniqueEmail("twice");
     await createOperator(getDb(), { email, role: "admin" }, SYSTEM_ACTOR);
     const before = (await listOperators(getDb())).length;
-    const error = await refusal(createOperator(getDb(), { email: email.toUpperCase(), role: "owner" }, SYSTEM_ACTOR));
+    const error = await refusalOf(createOperator(getDb(), { email: email.toUpperCase(), role: "owner" }, SYSTEM_ACTOR));
     expect(error.code).toBe("identifier_exists");
     expect((await listOperators(getDb())).length).toBe(before);
   });
@@ -159,16 +150,16 @@ describe("operator creation and the one-time sign-in link", () => {
       .where(eq(oneTimeCodes.userId, operator.userId));
     const token = tokenOf(signInLink.url);
     expect(await describeSignInLink(getDb(), token)).toBeNull();
-    expect((await refusal(setOperatorPassword(getDb(), { token, password: STRONG_PASSWORD }, contextFrom()))).code).toBe("invalid_code");
+    expect((await refusalOf(setOperatorPassword(getDb(), { token, password: STRONG_PASSWORD }, contextFrom()))).code).toBe("invalid_code");
   });
 
   it("a password the internal environment's policy refuses is a field error, and the link stays usable", async () => {
     const { signInLink } = await createOperator(getDb(), { email: uniqueEmail("weak"), role: "viewer" }, SYSTEM_ACTOR);
     const token = tokenOf(signInLink.url);
-    const short = await refusal(setOperatorPassword(getDb(), { token, password: "short" }, contextFrom()));
+    const short = await refusalOf(setOperatorPassword(getDb(), { token, password: "short" }, contextFrom()));
     expect(short.code).toBe("password_too_weak");
     expect(short.fieldErrors?.[0]).toMatchObject({ field: "password", params: { reason: "too_short", min: 8 } });
-    const common = await refusal(setOperatorPassword(getDb(), { token, password: "password123" }, contextFrom()));
+    const common = await refusalOf(setOperatorPassword(getDb(), { token, password: "password123" }, contextFrom()));
     expect(common.fieldErrors?.[0]?.params).toMatchObject({ reason: "common" });
     expect(await setOperatorPassword(getDb(), { token, password: STRONG_PASSWORD }, contextFrom())).toHaveProperty("email");
   });
@@ -178,7 +169,7 @@ describe("operator creation and the one-time sign-in link", () => {
     const fresh = await issueOperatorSignInLink(getDb(), operator, SYSTEM_ACTOR);
     expect(await describeSignInLink(getDb(), tokenOf(signInLink.url))).toBeNull();
     expect(await describeSignInLink(getDb(), tokenOf(fresh.url))).toEqual({ email: operator.email });
-    expect((await refusal(setOperatorPassword(getDb(), { token: "not-a-token", password: STRONG_PASSWORD }, contextFrom()))).code).toBe("invalid_code");
+    expect((await refusalOf(setOperatorPassword(getDb(), { token: "not-a-token", password: STRONG_PASSWORD }, contextFrom()))).code).toBe("invalid_code");
   });
 });
 
@@ -196,30 +187,30 @@ describe("operator sign-in (the users' sign-in on the internal environment)", ()
 
   it("a wrong password and an unknown address get the same invalid_credentials answer", async () => {
     const operator = await operatorWithPassword();
-    const wrong = await refusal(signInOperator(getDb(), { email: operator.email, password: "not the password at all" }, contextFrom()));
-    const unknown = await refusal(signInOperator(getDb(), { email: uniqueEmail("nobody"), password: STRONG_PASSWORD }, contextFrom()));
+    const wrong = await refusalOf(signInOperator(getDb(), { email: operator.email, password: "not the password at all" }, contextFrom()));
+    const unknown = await refusalOf(signInOperator(getDb(), { email: uniqueEmail("nobody"), password: STRONG_PASSWORD }, contextFrom()));
     expect([wrong.code, wrong.status, wrong.message]).toEqual([unknown.code, unknown.status, unknown.message]);
     expect(wrong.code).toBe("invalid_credentials");
     // An operator who has not used their link yet has no password: the same answer.
     const { operator: pending } = await createOperator(getDb(), { email: uniqueEmail("pending"), role: "viewer" }, SYSTEM_ACTOR);
-    expect((await refusal(signInOperator(getDb(), { email: pending.email, password: STRONG_PASSWORD }, contextFrom()))).message).toBe(wrong.message);
+    expect((await refusalOf(signInOperator(getDb(), { email: pending.email, password: STRONG_PASSWORD }, contextFrom()))).message).toBe(wrong.message);
   });
 
   it("is throttled like end-users: per address across IPs, and per IP across addresses (429 with Retry-After)", async () => {
     const operator = await operatorWithPassword();
     const answers: string[] = [];
     for (let i = 0; i < 6; i++) {
-      answers.push((await refusal(signInOperator(getDb(), { email: operator.email, password: `wrong ${i}` }, contextFrom()))).code);
+      answers.push((await refusalOf(signInOperator(getDb(), { email: operator.email, password: `wrong ${i}` }, contextFrom()))).code);
     }
     expect(answers.slice(0, 5)).toEqual(Array(5).fill("invalid_credentials"));
     expect(answers[5]).toBe("rate_limited");
-    const limited = await refusal(signInOperator(getDb(), { email: operator.email, password: STRONG_PASSWORD }, contextFrom()));
+    const limited = await refusalOf(signInOperator(getDb(), { email: operator.email, password: STRONG_PASSWORD }, contextFrom()));
     expect(limited.code).toBe("rate_limited");
     expect(Number(limited.headers?.["retry-after"])).toBeGreaterThan(0);
 
     const ip = "192.0.2.77";
     const perIp: string[] = [];
-    for (let i = 0; i < 6; i++) perIp.push((await refusal(signInOperator(getDb(), { email: uniqueEmail("spray"), password: "guess" }, contextFrom(ip)))).code);
+    for (let i = 0; i < 6; i++) perIp.push((await refusalOf(signInOperator(getDb(), { email: uniqueEmail("spray"), password: "guess" }, contextFrom(ip)))).code);
     expect(perIp[5]).toBe("rate_limited");
   });
 });
@@ -236,7 +227,7 @@ describe("operator sessions", () => {
 
     await removeOperator(getDb(), operator, SYSTEM_ACTOR);
     expect(await findOperatorSession(getDb(), claims)).toBeNull();
-    expect((await refusal(signInOperator(getDb(), { email: operator.email, password: STRONG_PASSWORD }, contextFrom()))).code).toBe("invalid_credentials");
+    expect((await refusalOf(signInOperator(getDb(), { email: operator.email, password: STRONG_PASSWORD }, contextFrom()))).code).toBe("invalid_credentials");
     const internal = await internalEnvironment(getDb());
     const removed = await getDb()
       .select()
@@ -248,7 +239,7 @@ describe("operator sessions", () => {
     for (const owner of owners) await removeOperator(getDb(), owner, SYSTEM_ACTOR).catch(() => undefined);
     const last = (await listOperators(getDb())).filter((row) => row.role === "owner");
     const lastOwner = last[0] ?? (await operatorWithPassword("owner"));
-    expect((await refusal(removeOperator(getDb(), lastOwner, SYSTEM_ACTOR))).code).toBe("forbidden");
+    expect((await refusalOf(removeOperator(getDb(), lastOwner, SYSTEM_ACTOR))).code).toBe("forbidden");
   });
 
   it("sign-out revokes the session; 30 minutes idle and 12 hours after sign-in end it", async () => {
@@ -293,7 +284,7 @@ describe("the internal environment is unreachable from the APIs", () => {
     await getDb().update(environments).set({ frontendHosts: [] }).where(eq(environments.id, internal.id));
 
     // No secret key can be made for it, and a row planted by hand opens nothing.
-    expect((await refusal(createSecretKey(getDb(), { id: internal.id, kind: "production" }))).code).toBe("resource_not_found");
+    expect((await refusalOf(createSecretKey(getDb(), { id: internal.id, kind: "production" }))).code).toBe("resource_not_found");
     const planted = "sk_live_planted_key_for_the_internal_environment";
     await getDb().insert(apiKeys).values({ environmentId: internal.id, keyHash: sha256(planted), displayPrefix: "sk_live_plan…" });
     expectProblem(await serverApi(planted).post("/users/search", {}), 401, "unauthorized");

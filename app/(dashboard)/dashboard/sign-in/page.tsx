@@ -1,0 +1,36 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { AuthShell } from "@/components/dashboard/auth-shell";
+import { OperatorSignInForm } from "@/components/dashboard/sign-in-form";
+import { Alert } from "@/components/ui/alert";
+import { Card } from "@/components/ui/card";
+import { dashboardCopy } from "@/lib/dashboard/i18n/messages";
+import { currentOperator } from "@/lib/dashboard/operator-session";
+
+export async function generateMetadata(): Promise<Metadata> {
+  const { t } = await dashboardCopy();
+  return { title: `${t.signIn.title} · Gatehouse`, robots: { index: false } };
+}
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+// GET /dashboard/sign-in — operators sign in with email and password (next-auth); someone signed in goes to the dashboard.
+export default async function DashboardSignInPage({ searchParams }: Props) {
+  if (await currentOperator()) redirect("/dashboard");
+  const params = await searchParams;
+  const copy = await dashboardCopy();
+  const { t } = copy;
+  const notice = params.signedOut ? t.signIn.signedOut : params.passwordSet ? t.signIn.passwordSet : params.ended ? t.signIn.sessionEnded : null;
+  return (
+    <AuthShell copy={copy} returnTo="/dashboard/sign-in">
+      {notice ? (
+        <Alert tone={params.signedOut || params.passwordSet ? "success" : "info"} role="status">
+          <p>{notice}</p>
+        </Alert>
+      ) : null}
+      <Card level={1} title={t.signIn.title} lead={<p>{t.signIn.lead}</p>}>
+        <OperatorSignInForm copy={copy} />
+      </Card>
+    </AuthShell>
+  );
+}
