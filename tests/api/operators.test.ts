@@ -4,6 +4,7 @@ import { getDb } from "@/db/client";
 import { apiKeys, environments, events, oneTimeCodes, operators, sessions, users } from "@/db/schema";
 import { sha256 } from "@/lib/crypto/tokens";
 import { operatorSignInAction } from "@/lib/dashboard/actions/sign-in";
+import { operatorSignOutAction } from "@/lib/dashboard/actions/sign-out";
 import { DASHBOARD_COOKIE } from "@/lib/dashboard/auth";
 import { loadOperation } from "@/lib/dashboard/load-operation";
 import { currentOperator } from "@/lib/dashboard/operator-session";
@@ -23,24 +24,11 @@ import { describeSignInLink, issueOperatorSignInLink, setOperatorPassword } from
 import { countUsersEndpoint, createUserEndpoint } from "@/lib/users/server-endpoints";
 import { call, expectProblem, refusalOf, serverApi } from "../helpers/api";
 import { createUser, newEnvironment, STRONG_PASSWORD, uniqueEmail } from "../helpers/fixtures";
+import { orRedirect, pageBrowser, signIn } from "../helpers/hosted-page-browser";
 
 /* Operators of the dashboard: users of the internal environment, their one-time links, sign-in and sessions. */
 
-const browser = vi.hoisted(() => ({ headers: new Headers(), jar: new Map<string, string>() }));
-vi.mock("next/headers", () => ({
-  headers: async () => browser.headers,
-  cookies: async () => ({
-    get: (name: string) => (browser.jar.has(name) ? { name, value: browser.jar.get(name) } : undefined),
-    getAll: () => [...browser.jar].map(([name, value]) => ({ name, value })),
-    has: (name: string) => browser.jar.has(name),
-    set: (name: string | { name: string; value: string }, value?: string) => {
-      const cookie = typeof name === "string" ? { name, value: value ?? "" } : name;
-      if (cookie.value === "") browser.jar.delete(cookie.name);
-      else browser.jar.set(cookie.name, cookie.value);
-    },
-    delete: (name: string) => browser.jar.delete(name),
-  }),
-}));
+vi.mock("next/headers", () => import("../helpers/hosted-page-browser").then((browser) => browser.nextHeaders));
 
 let ipCounter = 0;
 
@@ -49,10 +37,10 @@ function contextFrom(ip = `203.0.113.${(ipCounter += 1) % 250}`) {
   return { requestId: `req_operators_${ipCounter}`, ip, userAgent: "vitest", origin: null, host: null, acceptsHtml: false, sessionCookieHashes: [] };
 }
 
-/** A browser at the dashboard from its own IP, carrying the cookies in the jar. */
+/** The next request of the browser at the dashboard, from an IP of its own, carrying the cookies in its jar. */
 function browse(ip = `198.51.100.${(ipCounter += 1) % 250}`) {
-  const cookie = [...browser.jar].map(([name, value]) => `${name}=${value}`).join("; ");
-  browser.headers = new Headers({ host: "localhost:3000", "accept-language": "en", "x-forwarded-for": ip, ...(cookie ? { cookie } : {}) });
+  const cookie = [...pageBrowser.jar].map(([name, value]) => `${name}=${value}`).join("; ");
+  pageBrowser.headers = new Headers({ host: "localhost:3000", "accept-language": "en", "x-forwarded-for": ip, ...(cookie ? { cookie } : {}) });
 }
 
 function tokenOf(url: string): string {
@@ -67,17 +55,6 @@ async function operatorWithPassword(role: "owner" | "admin" | "viewer" = "admin"
   return { ...operator, email };
 }
 
-/** Runs a server action; Next's redirect signal answers its target instead of a state. */
-async function submit<T>(run: () => Promise<T>): Promise<T | { redirect: string }> {
-  try {
-    return await run();
-  } catch (error) {
-    const digest = (error as { digest?: string }).digest;
-    if (typeof digest === "string" && digest.startsWith("NEXT_REDIRECT")) return { redirect: digest.split(";")[2] ?? "" };
-    throw error;
-  }
-}
-
 function signInForm(email: string, password: string): FormData {
   const form = new FormData();
   form.set("email", email);
@@ -86,7 +63,7 @@ function signInForm(email: string, password: string): FormData {
 }
 
 beforeEach(() => {
-  browser.jar.clear();
+  signIn(null);
   browse();
 });
 
@@ -301,16 +278,16 @@ describe("the dashboard's seam: next-auth sign-in, loadOperation and runOperator
     const operator = await operatorWithPassword("viewer");
 
     // A wrong password: the form's error, no cookie.
-    const wrong = await submit(() => operatorSignInAction(IDLE_STATE, signInForm(operator.email, "wrong password here")));
+    const wrong = await orRedirect(() => operatorSignInAction(IDLE_STATE, signInForm(operator.email, "wrong password here")));
     expect(wrong).toMatchObject({ status: "error", message: "The email or password is wrong." });
-    expect(browser.jar.has(DASHBOARD_COOKIE)).toBe(false);
+    expect(pageBrowser.jar.has(DASHBOARD_COOKIE)).toBe(false);
 
     browse();
-    const signedIn = await submit(() => operatorSignInAction(IDLE_STATE, signInForm(operator.email, STRONG_PASSWORD)));
+    const signedIn = await orRedirect(() => operatorSignInAction(IDLE_STATE, signInForm(operator.email, STRONG_PASSWORD)));
     expect(signedIn).toEqual({ redirect: "/dashboard" });
-    expect(browser.jar.get(DASHBOARD_COOKIE)).toBeTruthy();
+    expect(pageBrowser.jar.get(DASHBOARD_COOKIE)).toBeTruthy();
     // The cookie is next-auth's encrypted JWT: it names no one in clear.
-    expect(browser.jar.get(DASHBOARD_COOKIE)).not.toContain(operator.id);
+    expect(pageBrowser.jar.get(DASHBOARD_COOKIE)).not.toContain(operator.id);
 
     browse();
     expect(await currentOperator()).toEqual({ id: operator.id, email: operator.email, role: "viewer" });
@@ -328,15 +305,15 @@ describe("the dashboard's seam: next-auth sign-in, loadOperation and runOperator
 
     await removeOperator(getDb(), operator, SYSTEM_ACTOR);
     browse();
-    expect(await submit(() => loadOperation(countUsersEndpoint, {}, { environmentId: env.environmentId }))).toEqual({ redirect: "/dashboard/sign-in?ended=1" });
-    const action = await submit(() => runOperatorAction(createUserEndpoint, { body: {} }, { environmentId: env.environmentId, fields: [], then: () => successState(null) }));
+    expect(await orRedirect(() => loadOperation(countUsersEndpoint, {}, { environmentId: env.environmentId }))).toEqual({ redirect: "/dashboard/sign-in?ended=1" });
+    const action = await orRedirect(() => runOperatorAction(createUserEndpoint, { body: {} }, { environmentId: env.environmentId, fields: [], then: () => successState(null) }));
     expect(action).toEqual({ redirect: "/dashboard/sign-in?ended=1" });
   });
 
   it("an admin's dashboard action writes through the Server API's rules and gives the same error for the same bad input", async () => {
     const env = await newEnvironment();
     const operator = await operatorWithPassword("admin");
-    await submit(() => operatorSignInAction(IDLE_STATE, signInForm(operator.email, STRONG_PASSWORD)));
+    await orRedirect(() => operatorSignInAction(IDLE_STATE, signInForm(operator.email, STRONG_PASSWORD)));
     browse();
     const created = (await runOperatorAction(createUserEndpoint, { body: { email: uniqueEmail() } }, {
       environmentId: env.environmentId,
@@ -349,12 +326,20 @@ describe("the dashboard's seam: next-auth sign-in, loadOperation and runOperator
     expectProblem(await env.api.post("/users", { email: "not an email" }), 400, "invalid_request");
     const rows = await getDb().select().from(events).where(and(eq(events.environmentId, env.environmentId), eq(events.type, "user.created")));
     expect(rows.map((row) => [row.actorType, row.actorId])).toEqual([["operator", operator.id]]);
+
+    // Sign-out revokes the session and clears the cookie; a copy of the cookie kept from before is dead too.
+    const kept = pageBrowser.jar.get(DASHBOARD_COOKIE);
+    expect(await orRedirect(() => operatorSignOutAction())).toEqual({ redirect: "/dashboard/sign-in?signedOut=1" });
+    expect(pageBrowser.jar.has(DASHBOARD_COOKIE)).toBe(false);
+    pageBrowser.jar.set(DASHBOARD_COOKIE, kept ?? "");
+    browse();
+    expect(await currentOperator()).toBeNull();
   });
 
   it("signed out, pages redirect to the sign-in page", async () => {
     const env = await newEnvironment();
     expect(await currentOperator()).toBeNull();
     // Never signed in: the plain sign-in page, no "your session has ended".
-    expect(await submit(() => loadOperation(countUsersEndpoint, {}, { environmentId: env.environmentId }))).toEqual({ redirect: "/dashboard/sign-in" });
+    expect(await orRedirect(() => loadOperation(countUsersEndpoint, {}, { environmentId: env.environmentId }))).toEqual({ redirect: "/dashboard/sign-in" });
   });
 });

@@ -1,5 +1,6 @@
 "use server";
 
+import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { endOperatorSession } from "../../operators/operator-sessions";
 import { auth, signOut } from "../auth";
@@ -13,5 +14,7 @@ import { SIGN_IN_PATH } from "../operator-session";
 export async function operatorSignOutAction(): Promise<void> {
   const claims = (await auth())?.operator;
   if (claims) await endOperatorSession(getDb(), { operatorId: claims.id, sessionId: claims.sessionId }, await dashboardRequestContext("POST"));
-  await signOut({ redirectTo: `${SIGN_IN_PATH}?signedOut=1` });
+  // No redirect from next-auth: its URL would be absolute, on whatever scheme the headers claim.
+  await signOut({ redirect: false });
+  redirect(`${SIGN_IN_PATH}?signedOut=1`);
 }
