@@ -1,4 +1,4 @@
-import NextAuth, { CredentialsSignin, type NextAuthConfig } from "next-auth";
+import NextAuth, { AuthError, CredentialsSignin, type NextAuthConfig, type Profile } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { getDb } from "@/db/client";
 import { loginBody } from "../auth/schemas";
@@ -10,7 +10,10 @@ import { requestIdFor } from "../http/request-id";
 import { logUnexpectedError } from "../log";
 import type { OperatorRole } from "../operation/caller";
 import { OPERATOR_SESSION_LIFETIME_SECONDS } from "../operators/internal-environment";
-import { signInOperator } from "../operators/sign-in-operator";
+import { findOperatorByEmail } from "../operators/operators";
+import { signInOperator, signInOperatorWithSso } from "../operators/sign-in-operator";
+import { emailSchema } from "../users/email";
+import { STAFF_SSO_PROVIDER, staffSsoSettings } from "./staff-sso";
 
 declare module "next-auth" {
   interface User {
@@ -66,6 +69,38 @@ function dashboardAuthSecret(): string {
   return Buffer.from(derivedKey("dashboard-auth/v1")).toString("base64url");
 }
 
+/** The verified address a staff identity provider vouches for, or null (no address, or not verified). */
+function verifiedEmailOf(profile: Profile | undefined): string | null {
+  if (profile?.email_verified !== true || typeof profile.email !== "string") return null;
+  const email = emailSchema.safeParse(profile.email);
+  return email.success ? email.data : null;
+}
+
+/**
+ * The staff single sign-on provider (lib/dashboard/staff-sso.ts), when configured: an
+ * OpenID Connect client with PKCE, state and nonce, posting its secret as our own
+ * provider clients do. Its callback is /dashboard/api/auth/callback/staff-sso.
+ */
+function staffSsoProviders(): NextAuthConfig["providers"] {
+  const settings = staffSsoSettings();
+  if (!settings) return [];
+  return [
+    {
+      id: STAFF_SSO_PROVIDER,
+      name: "Staff SSO",
+      type: "oidc",
+      issuer: settings.issuer,
+      clientId: settings.clientId,
+      clientSecret: settings.clientSecret,
+      client: { token_endpoint_auth_method: "client_secret_post" },
+      checks: ["pkce", "state", "nonce"],
+      // The address and its verification from UserInfo (checked against the id_token's sub), as our provider sign-in reads them: many providers leave them out of the id_token.
+      idToken: false,
+      authorization: { params: { scope: "openid email profile" } },
+    },
+  ];
+}
+
 /**
  * The dashboard's next-auth (Auth.js 5) configuration, built per request so the
  * master secret and PUBLIC_URL are read at run time. JWT sessions: the cookie holds
@@ -77,7 +112,7 @@ function dashboardAuthSecret(): string {
  * server component cannot rewrite the cookie, so a sliding JWT alone would not slide.
  * The cookie's own maxAge is the 12 hours, so it never outlives the session.
  */
-export function dashboardAuthConfig(): NextAuthConfig {
+export function dashboardAuthConfig(request?: Request): NextAuthConfig {
   const secure = publicUrl().startsWith("https:");
   return {
     secret: dashboardAuthSecret(),
@@ -96,9 +131,23 @@ export function dashboardAuthConfig(): NextAuthConfig {
         credentials: { email: { type: "email" }, password: { type: "password" } },
         authorize: authorizeOperator,
       }),
+      ...staffSsoProviders(),
     ],
     callbacks: {
-      jwt({ token, user }) {
+      // Staff SSO lets in only an address the provider verified and an owner made an operator.
+      async signIn({ account, profile }) {
+        if (account?.provider !== STAFF_SSO_PROVIDER) return true;
+        const email = verifiedEmailOf(profile);
+        return email !== null && (await findOperatorByEmail(getDb(), email)) !== null;
+      },
+      async jwt({ token, user, account, profile }) {
+        if (account?.provider === STAFF_SSO_PROVIDER) {
+          // Checked by the signIn callback just before; a removal in between fails here (forbidden).
+          const email = verifiedEmailOf(profile) ?? "";
+          const context = requestContextOf(request ?? new Request(publicUrl()), request ? requestIdFor(request) : "dashboard-sso");
+          const signedIn = await signInOperatorWithSso(getDb(), { email }, context);
+          return { ...token, sub: signedIn.operator.id, operatorId: signedIn.operator.id, sessionId: signedIn.sessionId, role: signedIn.operator.role };
+        }
         if (user?.id && user.sessionId) {
           token.operatorId = user.id;
           token.sessionId = user.sessionId;
@@ -114,9 +163,9 @@ export function dashboardAuthConfig(): NextAuthConfig {
       },
     },
     logger: {
-      // A refused sign-in is an answer, not a fault: it is in the audit trail and the rate limits, not the error log.
+      // A refused sign-in (a wrong password, an address staff SSO may not let in) is an answer, not a fault: not for the error log.
       error(error) {
-        if (error instanceof CredentialsSignin) return;
+        if (error instanceof CredentialsSignin || (error instanceof AuthError && error.type === "AccessDenied")) return;
         logUnexpectedError("dashboard-auth", error);
       },
       warn() {},
@@ -124,4 +173,4 @@ export function dashboardAuthConfig(): NextAuthConfig {
   };
 }
 
-export const { auth, signIn, signOut } = NextAuth(() => dashboardAuthConfig());
+export const { auth, signIn, signOut, handlers } = NextAuth((request) => dashboardAuthConfig(request));

@@ -1,10 +1,14 @@
+import { eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
+import { users } from "@/db/schema";
 import { invalidCredentials, signIn } from "../auth/sign-in";
+import { AppError } from "../errors";
+import { establishSession, type Establishment } from "../sessions/establish-session";
 import type { OperatorIdentity } from "../operation/caller";
 import type { RequestContext } from "../operation/request-context";
 import { revokeSession } from "../sessions/revoke-sessions";
 import { internalEnvironment } from "./internal-environment";
-import { operatorOfUser } from "./operators";
+import { findOperatorByEmail, operatorOfUser } from "./operators";
 
 /** A signed-in operator and the session of theirs in the internal environment that the dashboard's cookie names. */
 export interface OperatorSignIn {
@@ -25,7 +29,26 @@ export async function signInOperator(
   context: RequestContext,
 ): Promise<OperatorSignIn> {
   const environment = await internalEnvironment(db);
-  const established = await signIn(db, environment, input, context);
+  return operatorSession(db, environment.id, await signIn(db, environment, input, context), context);
+}
+
+/**
+ * Staff single sign-on: the staff identity provider vouched for this (verified)
+ * address, so the operator who has it gets a session in the internal environment,
+ * as a provider sign-in opens one for an end-user (method `oauth`). Nobody is
+ * created here: an address that is no operator's is refused (403 forbidden), so the
+ * provider can only let in people an owner made operators.
+ */
+export async function signInOperatorWithSso(db: Database, input: { email: string }, context: RequestContext): Promise<OperatorSignIn> {
+  const environment = await internalEnvironment(db);
+  const operator = await findOperatorByEmail(db, input.email);
+  const [user] = operator ? await db.select().from(users).where(eq(users.id, operator.userId)).limit(1) : [];
+  if (!user || user.status !== "active") throw new AppError("forbidden", "No operator has this address.");
+  return operatorSession(db, environment.id, await establishSession(db, environment, user, { methods: ["oauth"] }, context), context);
+}
+
+/** The operator behind an opened session, or the refusal; the internal environment owes no gate or factor yet. */
+async function operatorSession(db: Database, environmentId: string, established: Establishment, context: RequestContext): Promise<OperatorSignIn> {
   switch (established.kind) {
     case "session": {
       const { session, user } = established.grant;
@@ -33,7 +56,7 @@ export async function signInOperator(
       if (!operator || !user.email) {
         // A user of the internal environment who is no operator (a removal half done by hand): no way in.
         await db.transaction((tx) =>
-          revokeSession(tx, { environmentId: environment.id, userId: user.id, sessionId: session.id }, { type: "user", id: user.id, requestId: context.requestId }, "revoke"),
+          revokeSession(tx, { environmentId, userId: user.id, sessionId: session.id }, { type: "user", id: user.id, requestId: context.requestId }, "revoke"),
         );
         throw invalidCredentials();
       }

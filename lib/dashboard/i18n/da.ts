@@ -22,6 +22,10 @@ export const da: DashboardMessages = {
     signedOut: "Du er logget ud.",
     passwordSet: "Din adgangskode er gemt. Log ind med den.",
     sessionEnded: "Din session er udløbet. Log ind igen.",
+    withSso: "Log ind med medarbejder-SSO",
+    or: "eller",
+    ssoRefused: "Single sign-on gav dig ikke adgang: din adresse tilhører ingen operatør her, eller din udbyder har ikke bekræftet den. Spørg en ejer.",
+    ssoFailed: "Single sign-on virkede ikke. Prøv igen, eller log ind med din adgangskode.",
   },
   setPassword: {
     title: "Vælg din adgangskode",

@@ -24,6 +24,10 @@ export const en = {
     signedOut: "You are signed out.",
     passwordSet: "Your password is saved. Sign in with it.",
     sessionEnded: "Your session has ended. Sign in again.",
+    withSso: "Sign in with staff SSO",
+    or: "or",
+    ssoRefused: "Single sign-on did not let you in: your address is not an operator's here, or your provider did not verify it. Ask an owner.",
+    ssoFailed: "Single sign-on did not work. Try again, or sign in with your password.",
   },
   setPassword: {
     title: "Choose your password",

@@ -2,10 +2,12 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { AuthShell } from "@/components/dashboard/auth-shell";
 import { OperatorSignInForm } from "@/components/dashboard/sign-in-form";
+import { StaffSsoButton } from "@/components/dashboard/staff-sso-button";
 import { Alert } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
 import { dashboardCopy } from "@/lib/dashboard/i18n/messages";
 import { currentOperator } from "@/lib/dashboard/operator-session";
+import { staffSsoSettings } from "@/lib/dashboard/staff-sso";
 
 export async function generateMetadata(): Promise<Metadata> {
   const { t } = await dashboardCopy();
@@ -21,6 +23,8 @@ export default async function DashboardSignInPage({ searchParams }: Props) {
   const copy = await dashboardCopy();
   const { t } = copy;
   const notice = params.signedOut ? t.signIn.signedOut : params.passwordSet ? t.signIn.passwordSet : params.ended ? t.signIn.sessionEnded : null;
+  // next-auth's error page is this one: AccessDenied is the signIn callback's refusal, anything else a failed flow.
+  const ssoError = params.error === "AccessDenied" ? t.signIn.ssoRefused : params.error ? t.signIn.ssoFailed : null;
   return (
     <AuthShell copy={copy} returnTo="/dashboard/sign-in">
       {notice ? (
@@ -28,7 +32,13 @@ export default async function DashboardSignInPage({ searchParams }: Props) {
           <p>{notice}</p>
         </Alert>
       ) : null}
+      {ssoError ? (
+        <Alert tone="error" role="alert">
+          <p>{ssoError}</p>
+        </Alert>
+      ) : null}
       <Card level={1} title={t.signIn.title} lead={<p>{t.signIn.lead}</p>}>
+        {staffSsoSettings() ? <StaffSsoButton copy={copy} /> : null}
         <OperatorSignInForm copy={copy} />
       </Card>
     </AuthShell>
