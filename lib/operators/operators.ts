@@ -52,7 +52,7 @@ export async function findOperatorByEmail(db: Database, email: string): Promise<
     .from(operators)
     .innerJoin(users, eq(users.id, operators.userId))
     .where(eq(users.email, normalized.data))
-    .limit(2);
+    .limit(1);
   return row && row.environmentId === environment.id && row.status !== "deleted" ? toSummary(row) : null;
 }
 
