@@ -20,10 +20,15 @@ export async function proxy(request: NextRequest): Promise<Response> {
   if (!PAGE_METHODS.includes(request.method)) return methodNotAllowed(request, PAGE_ALLOW);
   // The development mailbox belongs to no environment, and its emails render in srcdoc frames of its own.
   if (request.nextUrl.pathname.startsWith("/dev/")) return NextResponse.next();
+  // The dashboard belongs to no environment either: never framed, whatever the Host's environment allows.
+  if (request.nextUrl.pathname === "/dashboard" || request.nextUrl.pathname.startsWith("/dashboard/")) return withFraming(NextResponse.next(), null);
   const tenant = hostedRequestFrom(request.headers, request.nextUrl.searchParams.get("pk"));
   // An unreachable database must not stop the page's own error handling; the default policy is the strict one.
   const environment = await findClientEnvironment(getDb(), tenant).catch(() => null);
-  const response = NextResponse.next();
+  return withFraming(NextResponse.next(), environment);
+}
+
+function withFraming(response: NextResponse, environment: Parameters<typeof framingHeaders>[0]): NextResponse {
   for (const [name, value] of Object.entries(framingHeaders(environment))) response.headers.set(name, value);
   return response;
 }

@@ -7,6 +7,9 @@ const shared = {
   setupFiles: ["tests/helpers/database-per-file.ts"],
   testTimeout: 60_000,
   hookTimeout: 120_000,
+  // next-auth imports `next/server` without an extension, which Node's ESM loader cannot
+  // resolve (next has no exports map); bundled through Vite like Next.js does, it resolves.
+  server: { deps: { inline: ["next-auth"] } },
 };
 
 /**

@@ -70,10 +70,17 @@ export const environments = pgTable(
     allowedOrigins: text("allowed_origins").array().notNull().default(sql`'{}'::text[]`),
     /** Validated by `lib/environments/settings.ts`; stored whole, defaults applied on write. */
     settings: jsonb("settings").$type<JsonObject>().notNull(),
+    /**
+     * The dashboard's own environment, whose users are the operators
+     * (lib/operators/internal-environment.ts). No publishable key, Host or secret key
+     * ever resolves it, and no listing shows it; at most one exists.
+     */
+    internal: boolean("internal").notNull().default(false),
     ...timestamps,
   },
   (t) => [
     uniqueIndex("environments_publishable_key_idx").on(t.publishableKey),
+    uniqueIndex("environments_internal_idx").on(t.internal).where(sql`${t.internal}`),
     index("environments_application_idx").on(t.applicationId),
     index("environments_frontend_hosts_idx").using("gin", t.frontendHosts),
   ],
@@ -174,6 +181,21 @@ export const users = pgTable(
     index("users_email_search_idx").using("gin", sql`${searchKey(t.email)} gin_trgm_ops`),
     index("users_name_search_idx").using("gin", sql`${searchKey(t.name)} gin_trgm_ops`),
   ],
+);
+
+/**
+ * The dashboard's operators: each is a user of the internal environment (its
+ * password, throttle and sessions are the users' own code path) with a role.
+ */
+export const operators = pgTable(
+  "operators",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: userIdColumn(),
+    role: text("role", { enum: ["owner", "admin", "viewer"] }).notNull(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("operators_user_idx").on(t.userId)],
 );
 
 export const emailAddresses = pgTable(
@@ -301,7 +323,17 @@ export const oneTimeCodes = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     environmentId: environmentIdColumn(),
     purpose: text("purpose", {
-      enum: ["sign_up", "password_reset", "email_verification", "account_deletion", "mfa_challenge", "session_ticket", "signup_continuation", "impersonation"],
+      enum: [
+        "sign_up",
+        "password_reset",
+        "email_verification",
+        "account_deletion",
+        "mfa_challenge",
+        "session_ticket",
+        "signup_continuation",
+        "impersonation",
+        "operator_sign_in_link",
+      ],
     }).notNull(),
     /** SHA-256 of the opaque token the client or link holds. */
     tokenHash: text("token_hash").notNull(),

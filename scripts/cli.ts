@@ -7,6 +7,10 @@
  *   keys list ENV_ID [--json]
  *   keys revoke KEY_ID
  *   keys rotate-signing ENV_ID [--json]
+ *   operator create --email EMAIL --role owner|admin|viewer [--json]
+ *   operator link --email EMAIL [--json]
+ *   operator list [--json]
+ *   operator remove --email EMAIL
  */
 import { parseArgs } from "node:util";
 import { z } from "zod";
@@ -20,6 +24,10 @@ import { listEnvironments } from "../lib/environments/list-environments";
 import { SYSTEM_ACTOR } from "../lib/audit/record-event";
 import { AppError } from "../lib/errors";
 import { rotateSigningKey } from "../lib/tokens/rotate-signing-key";
+import { createOperator } from "../lib/operators/create-operator";
+import { findOperatorByEmail, listOperators, type OperatorSummary } from "../lib/operators/operators";
+import { removeOperator } from "../lib/operators/remove-operator";
+import { issueOperatorSignInLink, type SignInLink } from "../lib/operators/sign-in-link";
 
 const USAGE = `Usage: npm run cli -- <command>
 
@@ -31,7 +39,13 @@ const USAGE = `Usage: npm run cli -- <command>
   keys list ENV_ID [--json]      list an environment's secret keys (prefixes only)
   keys revoke KEY_ID             revoke a secret key at once
   keys rotate-signing ENV_ID [--json]
-                                 new signing key for tokens; the old one stays published until its tokens expire`;
+                                 new signing key for tokens; the old one stays published until its tokens expire
+  operator create --email EMAIL --role owner|admin|viewer [--json]
+                                 create a dashboard operator; prints a one-time sign-in link (24 h)
+  operator link --email EMAIL [--json]
+                                 a fresh one-time sign-in link for an operator (a forgotten password)
+  operator list [--json]         list the dashboard's operators
+  operator remove --email EMAIL  remove an operator; their dashboard sessions end at once`;
 
 class UsageError extends Error {}
 
@@ -41,6 +55,8 @@ const { values: flags, positionals } = parseArgs({
     name: { type: "string" },
     host: { type: "string" },
     label: { type: "string" },
+    email: { type: "string" },
+    role: { type: "string" },
     production: { type: "boolean", default: false },
     json: { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
@@ -106,9 +122,48 @@ async function run(db: ReturnType<typeof databaseHandle>["db"], command: string)
       const { kid } = await rotateSigningKey(db, environment.id, SYSTEM_ACTOR);
       return output({ kid, environmentId }, () => `Signing key ${kid} is now current; the previous key stays in the JWKS until its tokens expire.`);
     }
+    case "operator create": {
+      const { operator, signInLink } = await createOperator(db, { email: requireArg(flags.email, "--email EMAIL"), role: requireArg(flags.role, "--role owner|admin|viewer") }, SYSTEM_ACTOR);
+      return printSignInLink(operator, signInLink, `Created ${operator.role} operator ${operator.email}.`);
+    }
+    case "operator link": {
+      const operator = await existingOperator(db, requireArg(flags.email, "--email EMAIL"));
+      const signInLink = await issueOperatorSignInLink(db, operator, SYSTEM_ACTOR);
+      return printSignInLink(operator, signInLink, `New sign-in link for ${operator.email}; earlier links no longer work.`);
+    }
+    case "operator list": {
+      const rows = await listOperators(db);
+      return output(rows, () =>
+        rows.length === 0
+          ? "No operators yet: npm run cli -- operator create --email EMAIL --role owner"
+          : rows.map((r) => `${r.id}  ${r.role.padEnd(6)}  ${r.email}${r.passwordSet ? "" : "  (sign-in link not used yet)"}`).join("\n"),
+      );
+    }
+    case "operator remove": {
+      const operator = await existingOperator(db, requireArg(flags.email, "--email EMAIL"));
+      await removeOperator(db, operator, SYSTEM_ACTOR);
+      return output({ id: operator.id, removed: true }, () => `Removed operator ${operator.email}; their dashboard sessions have ended.`);
+    }
     default:
       throw new UsageError(command ? `unknown command "${command}"` : "no command given");
   }
+}
+
+async function existingOperator(db: ReturnType<typeof databaseHandle>["db"], email: string): Promise<OperatorSummary> {
+  const operator = await findOperatorByEmail(db, email);
+  if (!operator) throw new AppError("resource_not_found", `No operator with the address ${email}.`);
+  return operator;
+}
+
+function printSignInLink(operator: OperatorSummary, link: SignInLink, headline: string): void {
+  output({ operatorId: operator.id, email: operator.email, role: operator.role, signInUrl: link.url, expiresAt: link.expiresAt.toISOString() }, () =>
+    [
+      headline,
+      `  one-time sign-in link  ${link.url}`,
+      `  valid until            ${link.expiresAt.toISOString()} (24 h), once`,
+      "Open it to choose a password; then sign in at the dashboard.",
+    ].join("\n"),
+  );
 }
 
 async function main(): Promise<number> {

@@ -13,6 +13,7 @@ import { upgradeDatabase } from "../lib/config/upgrade-database";
 import { isProduction, port, publicUrl } from "../lib/config/runtime";
 import { mailboxEnabled } from "../lib/email/email-settings";
 import { seedDevelopmentEnvironment } from "../lib/environments/dev-seed";
+import { seedDevelopmentOperator } from "../lib/operators/dev-operator";
 import { buildState, runNextBuild } from "../lib/server/build";
 
 const dev = process.argv.includes("--dev");
@@ -51,8 +52,9 @@ async function prepareDatabase() {
   log(handle.kind === "pglite" ? "database: embedded PGlite in ./.data (set DATABASE_URL for Postgres)" : "database: Postgres from DATABASE_URL");
   await upgradeDatabase(handle);
   const seed = await seedDevelopmentEnvironment(handle.db);
+  const operator = await seedDevelopmentOperator(handle.db);
   await closeDb(); // PGlite has one owner: hand it to the server process.
-  return seed;
+  return { ...seed, operator };
 }
 
 function printBanner(seed: Awaited<ReturnType<typeof prepareDatabase>>): void {
@@ -65,7 +67,19 @@ function printBanner(seed: Awaited<ReturnType<typeof prepareDatabase>>): void {
     `  Client API      ${base}/_svc`,
     `  API reference   ${base}/api/reference`,
     `  Hosted pages    ${base}/sign-up   (sign-in, account, …${mailboxEnabled() ? `; emails at ${base}/dev/mailbox, from this machine` : ""})`,
+    `  Dashboard       ${base}/dashboard`,
   ];
+  if (seed.operator?.signInLink) {
+    lines.push(
+      "",
+      `  ${seed.operator.created ? "Created the dashboard owner" : "Dashboard owner"} ${seed.operator.email}: choose a password (one-time link, 24 h)`,
+      `    ${seed.operator.signInLink.url}`,
+    );
+  } else if (seed.operator) {
+    lines.push("", `  Dashboard login ${seed.operator.email} (forgot the password? npm run cli -- operator link --email ${seed.operator.email})`);
+  } else if (isProduction()) {
+    lines.push("", "  Dashboard operators: npm run cli -- operator create --email EMAIL --role owner   (prints a one-time sign-in link)");
+  }
   if (seed.environment) {
     lines.push(
       "",

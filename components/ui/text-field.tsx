@@ -6,7 +6,7 @@ import styles from "./field.module.css";
 
 type NativeProps = Pick<
   InputHTMLAttributes<HTMLInputElement>,
-  "autoComplete" | "inputMode" | "pattern" | "maxLength" | "minLength" | "spellCheck" | "autoCapitalize" | "placeholder"
+  "autoComplete" | "inputMode" | "pattern" | "maxLength" | "minLength" | "spellCheck" | "autoCapitalize" | "placeholder" | "readOnly"
 >;
 
 interface TextFieldProps extends NativeProps {

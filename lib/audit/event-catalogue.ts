@@ -102,6 +102,12 @@ export const eventCatalogue = {
   "session.reverified": { subject: "user", data: z.strictObject({ method: z.string() }) },
   /** One per session, whatever ended it (lib/sessions/revoke-sessions.ts). */
   "session.revoked": { subject: "user", data: z.strictObject({ sessionId: z.uuid(), reason: sessionRevocationReason }) },
+  /** A dashboard operator (a user of the internal environment) was created with a role. */
+  "operator.created": { subject: "user", data: z.strictObject({ role: z.enum(["owner", "admin", "viewer"]) }) },
+  /** An operator was removed; their user is deleted (its own `user.deleted` event counts the sessions ended). */
+  "operator.removed": { subject: "user", data: none },
+  /** A one-time sign-in link was issued to an operator (the CLI, a development start). */
+  "operator.sign_in_link_issued": { subject: "user", data: none },
   "environment.created": {
     subject: null,
     data: z.strictObject({ name: z.string(), kind: z.enum(["development", "production"]) }),

@@ -43,5 +43,12 @@ export function productionStartProblem(env: Record<string, string | undefined> =
   if (env.DEV_MAILBOX === "1" && !hops) {
     return "DEV_MAILBOX=1 serves every code and link at /dev/mailbox; set TRUSTED_PROXY_HOPS too (0 when no reverse proxy stands in front of Gatehouse).";
   }
+  const sso = [env.DASHBOARD_OIDC_ISSUER, env.DASHBOARD_OIDC_CLIENT_ID, env.DASHBOARD_OIDC_CLIENT_SECRET].map((value) => Boolean(value?.trim()));
+  if (sso.some(Boolean) && !sso.every(Boolean)) {
+    return "DASHBOARD_OIDC_ISSUER, DASHBOARD_OIDC_CLIENT_ID and DASHBOARD_OIDC_CLIENT_SECRET configure staff single sign-on together: set all three, or none.";
+  }
+  if (sso.every(Boolean) && !env.DASHBOARD_OIDC_ISSUER?.trim().startsWith("https://")) {
+    return "DASHBOARD_OIDC_ISSUER must be an https:// URL in production.";
+  }
   return null;
 }

@@ -23,7 +23,9 @@ function masterSecret(): string {
 }
 
 /** A 256-bit key for one purpose, derived from the master secret (RFC 5869 HKDF). */
-export function derivedKey(purpose: "secrets-at-rest/v1" | "code-hmac/v1" | "recovery-code-hmac/v1" | "session-binding/v1"): Uint8Array {
+export function derivedKey(
+  purpose: "secrets-at-rest/v1" | "code-hmac/v1" | "recovery-code-hmac/v1" | "session-binding/v1" | "dashboard-auth/v1",
+): Uint8Array {
   const secret = masterSecret();
   let entry = cache.get(purpose);
   if (entry?.secret !== secret) {

@@ -18,7 +18,11 @@ export function newPublishableKey(kind: EnvironmentKind): string {
   return `pk_${modeOf(kind)}_${randomToken(24)}`;
 }
 
-/** Creates a secret key; the returned `secretKey` is the only time it exists in clear. */
+/**
+ * Creates a secret key; the returned `secretKey` is the only time it exists in clear.
+ * The dashboard's internal environment gets none (404, as if it did not exist): a
+ * secret key there would manage the operators through the Server API.
+ */
 export async function createSecretKey(
   db: Database,
   environment: { id: string; kind: EnvironmentKind },
@@ -26,6 +30,8 @@ export async function createSecretKey(
 ): Promise<{ id: string; secretKey: string; displayPrefix: string }> {
   const secretKey = `sk_${modeOf(environment.kind)}_${randomToken(32)}`;
   const displayPrefix = `${secretKey.slice(0, 12)}…`;
+  const [target] = await db.select({ internal: environments.internal }).from(environments).where(eq(environments.id, environment.id)).limit(1);
+  if (!target || target.internal) throw new AppError("resource_not_found", "No environment with this id.");
   const [row] = await db
     .insert(apiKeys)
     .values({ environmentId: environment.id, keyHash: sha256(secretKey), displayPrefix, label })
@@ -75,7 +81,8 @@ export async function resolveSecretKey(
     d
       .select({ keyId: apiKeys.id, environment: environments })
       .from(apiKeys)
-      .innerJoin(environments, eq(environments.id, apiKeys.environmentId))
+      // The internal environment never has a key (createSecretKey); a planted row still opens nothing.
+      .innerJoin(environments, and(eq(environments.id, apiKeys.environmentId), eq(environments.internal, false)))
       .where(and(eq(apiKeys.keyHash, sql.placeholder("keyHash")), isNull(apiKeys.revokedAt)))
       .limit(1)
       .prepare("environment_by_secret_key"),

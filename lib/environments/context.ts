@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { environments } from "@/db/schema";
 import { readSettings, type EnvironmentSettings } from "./settings";
@@ -47,5 +47,19 @@ export function toEnvironmentContext(row: EnvironmentRow): EnvironmentContext {
 
 export async function findEnvironment(db: Database, id: string): Promise<EnvironmentContext | null> {
   const [row] = await db.select().from(environments).where(eq(environments.id, id)).limit(1);
+  return row ? toEnvironmentContext(row) : null;
+}
+
+/**
+ * A customer environment by id, for a caller that names one (the dashboard's
+ * environment switcher): null for the dashboard's internal environment, whose
+ * users are the operators and which no Server API operation may reach.
+ */
+export async function findCustomerEnvironment(db: Database, id: string): Promise<EnvironmentContext | null> {
+  const [row] = await db
+    .select()
+    .from(environments)
+    .where(and(eq(environments.id, id), eq(environments.internal, false)))
+    .limit(1);
   return row ? toEnvironmentContext(row) : null;
 }

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { environments } from "@/db/schema";
 import { dataDir } from "@/db/config";
@@ -20,7 +21,8 @@ function keysFile(): string {
  */
 export async function seedDevelopmentEnvironment(db: Database): Promise<{ created: boolean; environment: CreatedEnvironment | null }> {
   if (isProduction()) return { created: false, environment: null };
-  const [existing] = await db.select({ id: environments.id }).from(environments).limit(1);
+  // The dashboard's internal environment (created by `operator create` first, say) does not count.
+  const [existing] = await db.select({ id: environments.id }).from(environments).where(eq(environments.internal, false)).limit(1);
   if (!existing) {
     const environment = await createEnvironment(db, {
       name: "Development",

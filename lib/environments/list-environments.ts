@@ -2,6 +2,7 @@ import { asc, eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { applications, environments } from "@/db/schema";
 
+/** Every customer environment, oldest first; the dashboard's internal environment is not one. */
 export async function listEnvironments(db: Database) {
   return db
     .select({
@@ -16,5 +17,6 @@ export async function listEnvironments(db: Database) {
     })
     .from(environments)
     .innerJoin(applications, eq(applications.id, environments.applicationId))
+    .where(eq(environments.internal, false))
     .orderBy(asc(environments.createdAt));
 }

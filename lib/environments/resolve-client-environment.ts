@@ -1,4 +1,4 @@
-import { arrayOverlaps, eq, sql } from "drizzle-orm";
+import { and, arrayOverlaps, eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { preparedStatement } from "@/db/prepared";
 import { environments } from "@/db/schema";
@@ -23,13 +23,20 @@ export function requestHost(request: Request): string | null {
 /**
  * Client API tenancy (CONTRACT §2): `X-API-Key: pk_...` when present, else the Host
  * matched against the environment's frontend hosts. Returns null when neither matches.
+ * The dashboard's internal environment (lib/operators/internal-environment.ts) is
+ * never found: its users are the operators, who sign in only at /dashboard/sign-in.
  */
 export async function findClientEnvironment(db: Database, request: Request): Promise<EnvironmentContext | null> {
   const key = request.headers.get("x-api-key");
   if (key) {
     if (!PUBLISHABLE_KEY_PATTERN.test(key)) return null;
     const byKey = preparedStatement(db, "environment_by_publishable_key", (d) =>
-      d.select().from(environments).where(eq(environments.publishableKey, sql.placeholder("key"))).limit(1).prepare("environment_by_publishable_key"),
+      d
+        .select()
+        .from(environments)
+        .where(and(eq(environments.publishableKey, sql.placeholder("key")), eq(environments.internal, false)))
+        .limit(1)
+        .prepare("environment_by_publishable_key"),
     );
     const [row] = await byKey.execute({ key });
     return row ? toEnvironmentContext(row) : null;
@@ -43,7 +50,7 @@ export async function findClientEnvironment(db: Database, request: Request): Pro
   const [row] = await db
     .select()
     .from(environments)
-    .where(arrayOverlaps(environments.frontendHosts, candidates))
+    .where(and(arrayOverlaps(environments.frontendHosts, candidates), eq(environments.internal, false)))
     .orderBy(sql`${environments.frontendHosts} @> ARRAY[${host}]::text[] desc`)
     .limit(1);
   return row ? toEnvironmentContext(row) : null;

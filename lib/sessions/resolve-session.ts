@@ -29,8 +29,34 @@ export interface ActiveSession {
 /** A satellite's primary session (GET /_svc/auth/sync), joined to judge it by the same rules. */
 const primarySessions = alias(sessions, "primary_session");
 
-function liveSessionQuery(db: Database) {
-  return preparedStatement(db, "live_session_by_token", (d) =>
+/**
+ * What makes a session live, beside the key it is looked up by: active, not expired,
+ * not idle, its user active, and a satellite's primary live by the same rules.
+ */
+function liveSessionConditions() {
+  return and(
+    eq(sessions.environmentId, sql.placeholder("environmentId")),
+    eq(sessions.status, "active"),
+    gt(sessions.expiresAt, sql.placeholder("now")),
+    gt(sessions.lastActiveAt, sql.placeholder("activeSince")),
+    eq(users.status, "active"),
+    // A satellite lives only while its primary does: revoked ones are cascaded
+    // (lib/sessions/revoke-sessions.ts), but an idle or expired primary is never
+    // revoked, only judged so here; the satellite's own activity does not keep it alive.
+    or(
+      isNull(sessions.parentSessionId),
+      and(
+        eq(primarySessions.status, "active"),
+        gt(primarySessions.expiresAt, sql.placeholder("now")),
+        gt(primarySessions.lastActiveAt, sql.placeholder("activeSince")),
+      ),
+    ),
+  );
+}
+
+function liveSessionQuery(db: Database, by: "token" | "id") {
+  const name = by === "token" ? "live_session_by_token" : "live_session_by_id";
+  return preparedStatement(db, name, (d) =>
     d
       .select({ session: sessions, user: users })
       .from(sessions)
@@ -38,27 +64,12 @@ function liveSessionQuery(db: Database) {
       .leftJoin(primarySessions, eq(primarySessions.id, sessions.parentSessionId))
       .where(
         and(
-          eq(sessions.tokenHash, sql.placeholder("tokenHash")),
-          eq(sessions.environmentId, sql.placeholder("environmentId")),
-          eq(sessions.status, "active"),
-          gt(sessions.expiresAt, sql.placeholder("now")),
-          gt(sessions.lastActiveAt, sql.placeholder("activeSince")),
-          eq(users.status, "active"),
-          // A satellite lives only while its primary does: revoked ones are cascaded
-          // (lib/sessions/revoke-sessions.ts), but an idle or expired primary is never
-          // revoked, only judged so here; the satellite's own activity does not keep it alive.
-          or(
-            isNull(sessions.parentSessionId),
-            and(
-              eq(primarySessions.status, "active"),
-              gt(primarySessions.expiresAt, sql.placeholder("now")),
-              gt(primarySessions.lastActiveAt, sql.placeholder("activeSince")),
-            ),
-          ),
+          by === "token" ? eq(sessions.tokenHash, sql.placeholder("key")) : eq(sessions.id, sql.placeholder("key")),
+          liveSessionConditions(),
         ),
       )
       .limit(1)
-      .prepare("live_session_by_token"),
+      .prepare(name),
   );
 }
 
@@ -106,10 +117,29 @@ export async function findActiveSession(
 ): Promise<ActiveSession | null> {
   const token = presentedSessionToken(request);
   if (!token) return null;
+  const row = await findLiveSession(db, environment, "token", sha256(token));
+  return row ? { ...row, token, presentedAs: bearerToken(request) === undefined ? "cookie" : "bearer" } : null;
+}
+
+/**
+ * A live session by its id, judged and touched by the same rules as findActiveSession,
+ * for a caller that holds the id under its own integrity protection: the dashboard,
+ * whose next-auth cookie (encrypted and authenticated) names the operator's session
+ * in the internal environment.
+ */
+export async function findLiveSessionById(
+  db: Database,
+  environment: EnvironmentContext,
+  sessionId: string,
+): Promise<{ session: SessionRow; user: UserRow } | null> {
+  return findLiveSession(db, environment, "id", sessionId);
+}
+
+async function findLiveSession(db: Database, environment: EnvironmentContext, by: "token" | "id", key: string) {
   const now = new Date();
   const activeSince = idleBound(environment, now);
-  const [row] = await liveSessionQuery(db).execute({
-    tokenHash: sha256(token),
+  const [row] = await liveSessionQuery(db, by).execute({
+    key,
     environmentId: environment.id,
     now: now.toISOString(),
     activeSince: activeSince.toISOString(),
@@ -121,5 +151,5 @@ export async function findActiveSession(
       .set({ lastActiveAt: sql`now()` })
       .where(and(eq(sessions.id, row.session.id), lt(sessions.lastActiveAt, new Date(now.getTime() - TOUCH_INTERVAL_SECONDS * 1000))));
   }
-  return { ...row, token, presentedAs: bearerToken(request) === undefined ? "cookie" : "bearer" };
+  return row;
 }

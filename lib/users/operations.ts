@@ -6,6 +6,7 @@ import {
   serverUserSchema,
   updateMetadataBody,
   updateUserBody,
+  userCountSchema,
   userIdParams,
   userPageSchema,
 } from "./schemas";
@@ -40,6 +41,19 @@ export const searchUsersOperation = defineOperation({
   body: searchUsersBody,
   response: { status: 200, description: "One page of users.", schema: userPageSchema },
   errors: ["invalid_request", "unauthorized"],
+});
+
+export const countUsersOperation = defineOperation({
+  operationId: "countUsers",
+  method: "get",
+  path: "/api/server/v1/users/count",
+  summary: "Count users",
+  description: "How many users the environment has (active and banned; deleted users are not counted), like Clerk's `GET /users/count`.",
+  tags,
+  auth: "server",
+  operatorPermission: "read",
+  response: { status: 200, description: "The number of users.", schema: userCountSchema },
+  errors: ["unauthorized"],
 });
 
 export const getUserOperation = defineOperation({

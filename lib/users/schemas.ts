@@ -134,3 +134,5 @@ export function pageSchema<T extends z.ZodType>(item: T, id: string) {
 }
 
 export const userPageSchema = pageSchema(serverUserSchema, "UserPage");
+
+export const userCountSchema = z.object({ count: z.int().min(0) }).meta({ id: "UserCount" });

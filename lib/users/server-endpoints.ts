@@ -4,7 +4,8 @@ import { banUser, unbanUser } from "./ban-user";
 import { createUser } from "./create-user";
 import { deleteUser } from "./delete-user";
 import { getServerUserOrThrow } from "./get-user";
-import { banUserOperation, createUserOperation, deleteUserOperation, getUserOperation, resetUserMfaOperation, searchUsersOperation, unbanUserOperation, updateUserMetadataOperation, updateUserOperation } from "./operations";
+import { banUserOperation, countUsersOperation, createUserOperation, deleteUserOperation, getUserOperation, resetUserMfaOperation, searchUsersOperation, unbanUserOperation, updateUserMetadataOperation, updateUserOperation } from "./operations";
+import { countUsers } from "./count-users";
 import { searchUsers } from "./search-users";
 import { updateUserMetadata } from "./update-metadata";
 import { updateUser } from "./update-user";
@@ -17,6 +18,9 @@ import { getDb } from "@/db/client";
 // POST /api/server/v1/users/search — filter and page through users
 export const searchUsersEndpoint = endpoint(searchUsersOperation, ({ environment, body, query }) =>
   searchUsers(getDb(), environment.id, body, query));
+
+// GET /api/server/v1/users/count — how many users (not deleted) the environment has
+export const countUsersEndpoint = endpoint(countUsersOperation, async ({ environment }) => ({ count: await countUsers(getDb(), environment.id) }));
 
 // DELETE /api/server/v1/users/{userId}/mfa — remove every second factor and revoke every session
 export const resetUserMfaEndpoint = endpoint(resetUserMfaOperation, ({ environment, params, actor }) =>

@@ -5,10 +5,9 @@ import { events } from "@/db/schema";
 import { runOperatorOperation } from "@/lib/dashboard/run-operator-operation";
 import { findEnvironment } from "@/lib/environments/context";
 import type { OperatorIdentity, OperatorRole } from "@/lib/operation/caller";
-import { AppError } from "@/lib/errors";
 import { serverDeleteOrganizationEndpoint } from "@/lib/organizations/server-endpoints";
 import { banUserEndpoint, createUserEndpoint, searchUsersEndpoint } from "@/lib/users/server-endpoints";
-import { expectProblem } from "../helpers/api";
+import { expectProblem, refusalOf } from "../helpers/api";
 import { createUser, newEnvironment, uniqueEmail } from "../helpers/fixtures";
 
 const context = { requestId: "req_operator_test", ip: "127.0.0.1", userAgent: "vitest", origin: null, host: null, acceptsHtml: false, sessionCookieHashes: [] };
@@ -23,16 +22,6 @@ async function environmentOf(environmentId: string) {
   return environment;
 }
 
-/** The AppError an operator run throws, for comparing with the Server API's problem. */
-async function refusal(run: Promise<unknown>): Promise<AppError> {
-  const error = await run.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  if (!(error instanceof AppError)) throw new Error(`expected an AppError, got ${String(error)}`);
-  return error;
-}
-
 describe("Server API operations run by a dashboard operator (the seam)", () => {
   it("a viewer reads but is refused every write with 403 forbidden naming the permission; nothing is written", async () => {
     const env = await newEnvironment();
@@ -40,11 +29,11 @@ describe("Server API operations run by a dashboard operator (the seam)", () => {
     const user = await createUser(env.api, { email: uniqueEmail() });
     const page = await runOperatorOperation(searchUsersEndpoint, operator("viewer"), environment, { body: {}, query: {} }, context);
     expect(page?.items.map((row) => row.id)).toContain(user.id);
-    const refused = await refusal(runOperatorOperation(banUserEndpoint, operator("viewer"), environment, { params: { userId: user.id } }, context));
+    const refused = await refusalOf(runOperatorOperation(banUserEndpoint, operator("viewer"), environment, { params: { userId: user.id } }, context));
     expect(refused.code).toBe("forbidden");
     expect(refused.properties).toMatchObject({ permission: "write" });
     expect((await env.api.get(`/users/${user.id}`)).body.status).toBe("active");
-    const created = await refusal(runOperatorOperation(createUserEndpoint, operator("viewer"), environment, { body: { email: uniqueEmail() } }, context));
+    const created = await refusalOf(runOperatorOperation(createUserEndpoint, operator("viewer"), environment, { body: { email: uniqueEmail() } }, context));
     expect(created.code).toBe("forbidden");
   });
 
@@ -69,11 +58,11 @@ describe("Server API operations run by a dashboard operator (the seam)", () => {
     await createUser(env.api, { email: taken });
     for (const body of [{ email: "not an email" }, { email: taken }, { email: uniqueEmail(), password: "short" }, { unknownField: true }]) {
       const viaApi = await env.api.post("/users", body);
-      const viaOperator = await refusal(runOperatorOperation(createUserEndpoint, operator("owner"), environment, { body }, context));
+      const viaOperator = await refusalOf(runOperatorOperation(createUserEndpoint, operator("owner"), environment, { body }, context));
       expectProblem(viaApi, viaOperator.status, viaOperator.code);
       expect(viaOperator.message).toBe(viaApi.body.detail);
     }
-    const missing = await refusal(
+    const missing = await refusalOf(
       runOperatorOperation(serverDeleteOrganizationEndpoint, operator("admin"), environment, { params: { organizationId: "00000000-0000-4000-8000-000000000000" } }, context),
     );
     expectProblem(await env.api.delete("/organizations/00000000-0000-4000-8000-000000000000"), missing.status, missing.code);

@@ -1,4 +1,5 @@
 import { expect } from "vitest";
+import { AppError } from "@/lib/errors";
 import { resolveRoute } from "./route-table";
 
 export interface ApiResponse<T = any> {
@@ -41,6 +42,16 @@ export async function call<T = any>(method: string, path: string, options: CallO
     body: (contentType.includes("json") && text ? JSON.parse(text) : text) as T,
     text,
   };
+}
+
+/** The AppError a lib call (or an operator's run of an operation) is refused with; fails the test on success or any other error. */
+export async function refusalOf(run: Promise<unknown>): Promise<AppError> {
+  const error = await run.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  if (!(error instanceof AppError)) throw new Error(`expected an AppError, got ${String(error)}`);
+  return error;
 }
 
 /** A Server API client bound to one secret key. */
@@ -109,6 +120,7 @@ export const USER_OPERATIONS: OperationCase[] = [
 export const ALL_SERVER_OPERATIONS: OperationCase[] = [
   { name: "create user", method: "POST", path: () => "/users", body: {} },
   { name: "search users", method: "POST", path: () => "/users/search", body: {} },
+  { name: "count users", method: "GET", path: () => "/users/count" },
   ...USER_OPERATIONS,
   { name: "get allowed origins", method: "GET", path: () => "/allowed-origins" },
   { name: "replace allowed origins", method: "PUT", path: () => "/allowed-origins", body: { origins: [] } },

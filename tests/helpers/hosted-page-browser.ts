@@ -1,7 +1,7 @@
 import { SESSION_COOKIE } from "@/lib/sessions/cookies";
 
 /*
- * The browser a hosted page or server action sees when a test runs it in-process:
+ * The browser a hosted (or dashboard) page or server action sees when a test runs it in-process:
  * its request headers and its cookie jar, behind a stand-in for next/headers. A
  * test file installs the stand-in with
  *   vi.mock("next/headers", () => import("../../helpers/hosted-page-browser").then((browser) => browser.nextHeaders));
@@ -12,7 +12,12 @@ export const nextHeaders = {
   headers: async () => pageBrowser.headers,
   cookies: async () => ({
     get: (name: string) => (pageBrowser.jar.has(name) ? { name, value: pageBrowser.jar.get(name) } : undefined),
-    set: (cookie: { name: string; value: string }) => pageBrowser.jar.set(cookie.name, cookie.value),
+    // Both of Next's spellings: set(cookie) and set(name, value, options), which next-auth uses; an empty value clears.
+    set: (name: string | { name: string; value: string }, value?: string) => {
+      const cookie = typeof name === "string" ? { name, value: value ?? "" } : name;
+      if (cookie.value === "") pageBrowser.jar.delete(cookie.name);
+      else pageBrowser.jar.set(cookie.name, cookie.value);
+    },
   }),
 };
 

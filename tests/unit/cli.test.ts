@@ -40,6 +40,40 @@ describe("npm run cli", () => {
     expect(JSON.stringify(keys)).not.toContain(key.secretKey);
   });
 
+  it("operator create --json prints a one-time sign-in link on PUBLIC_URL; list, link and remove manage operators", () => {
+    const https = { PUBLIC_URL: "https://auth.example.test" };
+    const created = cliWith(https, "operator", "create", "--email", "Grace@Example.com", "--role", "admin", "--json");
+    expect(created.status).toBe(0);
+    const lines = created.stdout.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    const operator = JSON.parse(lines[0] ?? "");
+    expect(Object.keys(operator).sort()).toEqual(["email", "expiresAt", "operatorId", "role", "signInUrl"]);
+    expect(operator).toMatchObject({ email: "grace@example.com", role: "admin" });
+    expect(operator.signInUrl).toMatch(/^https:\/\/auth\.example\.test\/dashboard\/set-password\?token=[A-Za-z0-9_-]{43}$/);
+
+    const twice = cli("operator", "create", "--email", "grace@example.com", "--role", "viewer");
+    expect(twice.status).toBe(1);
+    expect(twice.stderr.trim()).toBe("cli: An operator with the address grace@example.com already exists.");
+    const badRole = cli("operator", "create", "--email", "eve@example.com", "--role", "root");
+    expect(badRole.status).toBe(1);
+
+    const listed = JSON.parse(cli("operator", "list", "--json").stdout);
+    expect(listed.find((row: { email: string }) => row.email === "grace@example.com")).toMatchObject({ role: "admin", passwordSet: false });
+
+    const relinked = cli("operator", "link", "--email", "grace@example.com");
+    expect(relinked.status).toBe(0);
+    expect(relinked.stdout).toContain("/dashboard/set-password?token=");
+    expect(relinked.stdout).not.toContain(operator.signInUrl);
+
+    // The internal environment that holds the operators is neither listed nor given keys.
+    const environments = JSON.parse(cli("env", "list", "--json").stdout) as { name: string }[];
+    expect(environments.map((e) => e.name)).not.toContain("Operators");
+
+    expect(cli("operator", "remove", "--email", "grace@example.com").status).toBe(0);
+    expect(JSON.parse(cli("operator", "list", "--json").stdout).map((row: { email: string }) => row.email)).not.toContain("grace@example.com");
+    expect(cli("operator", "remove", "--email", "grace@example.com").stderr.trim()).toBe("cli: No operator with the address grace@example.com.");
+  });
+
   it("explains a wrong command and exits 2", () => {
     const result = cli("env", "explode");
     expect(result.status).toBe(2);

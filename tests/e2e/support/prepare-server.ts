@@ -12,6 +12,7 @@ import { emailAddresses, users } from "@/db/schema";
 import { SYSTEM_ACTOR } from "@/lib/audit/record-event";
 import { findEnvironment } from "@/lib/environments/context";
 import { createEnvironment } from "@/lib/environments/create-environment";
+import { createOperator } from "@/lib/operators/create-operator";
 import { createUser } from "@/lib/users/create-user";
 import { withAdmin } from "../../helpers/test-database";
 import { e2eRun, type E2eEnvironments } from "./run-settings";
@@ -50,7 +51,19 @@ try {
     .set({ verifiedAt: null })
     .where(and(eq(emailAddresses.userId, user.id), eq(emailAddresses.email, unverifiedUser.email)));
 
-  const environments: E2eEnvironments = { main, branded, acme, enforced, gated, consenting, unverifiedUser };
+  // The dashboard's operator, made as the CLI makes one (PUBLIC_URL is the run's base URL): the server's start then seeds no owner of its own.
+  const { operator, signInLink } = await createOperator(handle.db, { email: "operator@e2e.test", role: "owner" }, SYSTEM_ACTOR);
+
+  const environments: E2eEnvironments = {
+    main,
+    branded,
+    acme,
+    enforced,
+    gated,
+    consenting,
+    unverifiedUser,
+    operator: { email: operator.email, signInUrl: signInLink.url },
+  };
   fs.writeFileSync(run.environmentsFile, JSON.stringify(environments, null, 2));
   console.log(`e2e: prepared ${run.databaseName ? `Postgres database ${run.databaseName}` : `PGlite in ${run.runDir}`}`);
 } finally {

@@ -58,4 +58,6 @@ export interface E2eEnvironments {
   consenting: { environmentId: string; publishableKey: string; secretKey: string };
   /** A user of `main` whose primary address is not verified, for the email-verification gate. */
   unverifiedUser: { email: string; password: string };
+  /** A dashboard operator (owner) as `npm run cli -- operator create` makes one: an address and its one-time sign-in link. */
+  operator: { email: string; signInUrl: string };
 }

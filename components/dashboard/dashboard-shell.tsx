@@ -1,0 +1,62 @@
+import type { ReactNode } from "react";
+import { LocaleSwitcher } from "@/components/hosted/locale-switcher";
+import type { DashboardEnvironment } from "@/lib/dashboard/environments";
+import type { DashboardCopy } from "@/lib/dashboard/i18n/messages";
+import type { OperatorIdentity } from "@/lib/operation/caller";
+import { DashboardBrand } from "./dashboard-brand";
+import { EnvironmentSwitcher } from "./environment-switcher";
+import { SignOutForm } from "./sign-out-form";
+import hosted from "@/components/hosted/hosted-shell.module.css";
+import styles from "./dashboard.module.css";
+
+interface DashboardShellProps {
+  copy: DashboardCopy;
+  operator: OperatorIdentity;
+  environments: DashboardEnvironment[];
+  currentEnvironmentId: string | null;
+  /** This page's path and query, so the language switcher comes back to it. */
+  returnTo: string;
+  children: ReactNode;
+}
+
+/**
+ * The frame of every signed-in dashboard page: a left column with the environment
+ * switcher, the navigation and who is signed in (with sign-out); the page beside it.
+ * Below 48rem the column becomes a header above the page.
+ */
+export function DashboardShell({ copy, operator, environments, currentEnvironmentId, returnTo, children }: DashboardShellProps) {
+  const { t, shared, locale } = copy;
+  const query = currentEnvironmentId ? `?env=${currentEnvironmentId}` : "";
+  return (
+    <div className={styles.shell} lang={locale}>
+      <a href="#main" className={hosted.skip}>
+        {t.common.skipToContent}
+      </a>
+      <aside className={styles.sidebar}>
+        <DashboardBrand product={t.productName} section={t.dashboardName} />
+        <EnvironmentSwitcher t={t} environments={environments} current={currentEnvironmentId} />
+        <nav aria-label={t.common.mainNavigation} className={styles.nav}>
+          <ul>
+            <li>
+              <a href={`/dashboard${query}`} aria-current="page" className={styles.navLink}>
+                {t.nav.overview}
+              </a>
+            </li>
+          </ul>
+        </nav>
+        <div className={styles.account}>
+          <p className={styles.accountLine}>
+            <span className={styles.muted}>{t.common.signedInAs}</span>
+            <span className={styles.accountEmail}>{operator.email}</span>
+            <span className={styles.role}>{t.roles[operator.role]}</span>
+          </p>
+          <SignOutForm label={t.common.signOut} />
+          <LocaleSwitcher locale={locale} t={shared} returnTo={returnTo} />
+        </div>
+      </aside>
+      <main id="main" className={styles.main}>
+        {children}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,26 @@
+import { getDb } from "@/db/client";
+import { findCustomerEnvironment, type EnvironmentContext } from "../environments/context";
+import { listEnvironments } from "../environments/list-environments";
+import { retryReadOnce } from "../http/database-faults";
+import { requireOperator } from "./operator-session";
+
+export type DashboardEnvironment = Awaited<ReturnType<typeof listEnvironments>>[number];
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The environments an operator may switch between: every customer environment (any
+ * role reads them; the dashboard's internal environment is never one). No Server API
+ * operation lists environments (a secret key belongs to one), so this read is the
+ * dashboard's own, behind the same sign-in check as every load.
+ */
+export async function listDashboardEnvironments(): Promise<DashboardEnvironment[]> {
+  await requireOperator();
+  return retryReadOnce(() => listEnvironments(getDb()));
+}
+
+/** The environment an id names, if it is a customer environment; null for anything else (the internal one, a malformed id). */
+export async function findDashboardEnvironment(environmentId: string): Promise<EnvironmentContext | null> {
+  if (!UUID.test(environmentId)) return null;
+  return retryReadOnce(() => findCustomerEnvironment(getDb(), environmentId));
+}
