@@ -30,6 +30,11 @@ export async function loadOperation<E extends ServerEndpoint>(
   input: RawInput,
   options: { environmentId: string },
 ): Promise<LoadResult<ResultOf<E>>> {
+  // A page renders on every GET and prefetch, and its read may run twice: it may load
+  // only what an operation declares a read (a write belongs in runOperatorAction).
+  if (target.operation.operatorPermission !== "read") {
+    throw new Error(`${target.operation.operationId} is not a read; a dashboard page cannot load it`);
+  }
   const operator = await requireOperator();
   const context = await dashboardRequestContext("GET");
   try {

@@ -14,7 +14,7 @@ export const createImpersonationTokenOperation = defineOperation({
   description: `Returns a token that opens a session as the user once, within 10 minutes, through the Client API's POST /_svc/auth/session/impersonate (a support tool: see what the user sees). Stored only as its hash. \`actorId\` names who acts: it becomes \`act.sub\` in the session's access tokens and the boot probe's \`actor.sub\`; a dashboard operator must name themselves (403 forbidden otherwise). Banned users are refused (403 user_banned), unknown and deleted ones are 404, a user of another environment is 403 environment_mismatch. Revoking all of the user's sessions (a ban, a password change, sign out everywhere) voids tokens not yet redeemed. Recorded as \`user.impersonation_token_created\` with \`actorId\` and \`reason\`. ${LIMITS}`,
   tags: ["Impersonation"],
   auth: "server",
-  operatorPermission: "write",
+  operatorPermission: "revealSecrets", // the token acts as the user
   body: impersonationTokenBody,
   response: { status: 201, description: "The token, shown this once.", schema: impersonationTokenSchema },
   errors: ["invalid_request", "unauthorized", "forbidden", "environment_mismatch", "resource_not_found", "user_banned"],

@@ -144,7 +144,7 @@ export const serverInviteToOrganizationOperation = defineOperation({
   description: `Invites an address with any role of the set (the back-end is trusted with owner invitations) and emails the link, like the Client API. ${SECRETS} ${LIFETIME}`,
   tags: serverTags,
   auth: "server",
-  operatorPermission: "write",
+  operatorPermission: "revealSecrets", // answers with the invitation token, once
   params: organizationParams,
   body: inviteBody,
   response: { status: 201, description: "The invitation, with its token this once.", schema: organizationInvitationSchema },
@@ -174,7 +174,7 @@ export const serverResendInvitationOperation = defineOperation({
   description: `Emails a new link, like the Client API; the previous one stops working at once. ${LIFETIME} Counts against \`rateLimits.organizationInvitations\` per organization.`,
   tags: serverTags,
   auth: "server",
-  operatorPermission: "write",
+  operatorPermission: "revealSecrets", // answers with the new invitation token, once
   params: invitationParams,
   response: { status: 200, description: "The invitation, with its new token this once.", schema: organizationInvitationSchema },
   errors: ["invalid_request", "unauthorized", "resource_not_found", "invitation_revoked", "invitation_already_accepted", "rate_limited", "email_unavailable"],

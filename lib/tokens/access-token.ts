@@ -17,13 +17,13 @@ export interface MintedToken {
  * (the browser Origin, when present), iat, nbf, exp, env, the org claims while the
  * session's active organization is one the user is still a member of (re-read at
  * every mint) and organizations are on, `act: {sub}` (RFC 8693 §4.1) when someone
- * else acts in the session (an impersonation), plus any extra claims, which can
- * override none of these.
+ * else acts in the session (an impersonation; then `exp` never passes the session's
+ * end), plus any extra claims, which can override none of these.
  */
 export async function mintAccessToken(
   db: Database,
   environment: EnvironmentContext,
-  session: Pick<SessionRow, "id" | "userId" | "activeOrganizationId" | "impersonatorType" | "impersonatorId">,
+  session: Pick<SessionRow, "id" | "userId" | "activeOrganizationId" | "impersonatorType" | "impersonatorId" | "expiresAt">,
   options: { origin?: string | null; lifetimeSeconds?: number; claims?: JWTPayload } = {},
 ): Promise<MintedToken> {
   const [key, organization] = await Promise.all([
@@ -34,8 +34,10 @@ export async function mintAccessToken(
   ]);
   const now = Math.floor(Date.now() / 1000);
   const lifetime = options.lifetimeSeconds ?? environment.settings.sessions.tokenLifetimeSeconds;
-  const exp = now + lifetime;
   const act = actorClaim(session);
+  // An impersonation lives at most an hour: none of its tokens (a template's may ask for a
+  // day) outlives the session, or the operator would keep acting as the user after it.
+  const exp = act ? Math.min(now + lifetime, Math.floor(session.expiresAt.getTime() / 1000)) : now + lifetime;
   const token = await new SignJWT({
     ...options.claims,
     ...organization,

@@ -291,6 +291,26 @@ describe("the impersonation session", () => {
     expect((await verifyAccessToken(env, own.session.accessToken)).payload.act).toBeUndefined();
   });
 
+  it("regression: a JWT template's day-long token (or a refresh near the end) outlived the hour; no token of it expires after the session", async () => {
+    const { env, user } = await setup();
+    const template = await env.api.post("/jwt-templates", { name: "long-lived", claims: { plan: "pro" }, lifetimeSeconds: 86_400 });
+    expect(template.status, template.text).toBe(201);
+    const { client, sessionId } = await impersonating(env, user.id);
+    const [row] = await getDb().select().from(sessions).where(eq(sessions.id, sessionId));
+    if (!row) throw new Error("no session row");
+    const sessionEnd = Math.floor(row.expiresAt.getTime() / 1000);
+    const minted = await client.post("/auth/token/long-lived");
+    expect(minted.status, minted.text).toBe(200);
+    const { payload } = await verifyAccessToken(env, minted.body.accessToken ?? minted.body.token);
+    expect(payload.act).toEqual({ sub: ACTOR });
+    expect(payload.exp).toBeLessThanOrEqual(sessionEnd);
+    // Near the end, a refresh's token stops with the session too.
+    await getDb().update(sessions).set({ expiresAt: new Date(Date.now() + 20_000) }).where(eq(sessions.id, sessionId));
+    const refreshed = await client.post("/auth/token");
+    expect(refreshed.status, refreshed.text).toBe(200);
+    expect((await verifyAccessToken(env, refreshed.body.accessToken)).payload.exp).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 21);
+  });
+
   it("the boot probe names the actor; null for the user's own session, signed out after End", async () => {
     const { env, user, email } = await setup();
     const { client } = await impersonating(env, user.id);

@@ -9,8 +9,9 @@ import { format } from "@/lib/hosted/i18n/messages";
 
 export async function generateMetadata(): Promise<Metadata> {
   const { t } = await dashboardCopy();
-  // The URL holds a one-time token: no referrer may carry it to another site.
-  return { title: `${t.setPassword.title} · Gatehouse`, robots: { index: false }, referrer: "no-referrer" };
+  // The URL holds a one-time token: no Referer may carry it to another site. Not "no-referrer":
+  // with it browsers send `Origin: null` on the form post (no JavaScript), which the origin check refuses.
+  return { title: `${t.setPassword.title} · Gatehouse`, robots: { index: false }, referrer: "same-origin" };
 }
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };

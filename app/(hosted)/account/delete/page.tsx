@@ -8,7 +8,7 @@ import { hostedMetadata, type HostedPageProps } from "@/lib/hosted/page-metadata
 import { hostedHref, searchParam, hostedFlowFromSearch } from "@/lib/flows/hosted-flow";
 
 // The token in this page's URL must not leak to other sites through the Referer header.
-export const generateMetadata = (props: HostedPageProps) => hostedMetadata(props, (t) => t.deleteConfirm.title, { referrer: "no-referrer" });
+export const generateMetadata = (props: HostedPageProps) => hostedMetadata(props, (t) => t.deleteConfirm.title, { referrer: "same-origin" });
 
 // GET /account/delete?token=&pk= — the emailed deletion link lands here; deleting takes a button press (a POST).
 export default async function ConfirmDeletionPage({ searchParams }: HostedPageProps) {

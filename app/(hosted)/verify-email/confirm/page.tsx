@@ -9,7 +9,7 @@ import { hostedMetadata, type HostedPageProps } from "@/lib/hosted/page-metadata
 import { hostedHref, searchParam, hostedFlowFromSearch } from "@/lib/flows/hosted-flow";
 
 // The token in this page's URL must not leak to other sites through the Referer header.
-export const generateMetadata = (props: HostedPageProps) => hostedMetadata(props, (t) => t.confirmEmail.title, { referrer: "no-referrer" });
+export const generateMetadata = (props: HostedPageProps) => hostedMetadata(props, (t) => t.confirmEmail.title, { referrer: "same-origin" });
 
 // GET /verify-email/confirm?token=&pk= — where the emailed verification link sends a browser; verifying takes a button press (a POST).
 export default async function ConfirmEmailPage({ searchParams }: HostedPageProps) {
