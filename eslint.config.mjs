@@ -18,6 +18,22 @@ const LAYER_MESSAGES = {
 const rootFolder = (folder) => `^(?:@/|(?:\\.\\.?/)+)${folder}(?:/|$)`;
 const libFolder = (folders) => `^(?:@/lib/|(?:\\.\\.?/)+(?:lib/)?)(?:${folders})(?:/|$)`;
 
+/**
+ * The same layer rules for `import()` and `require()`, which no-restricted-imports does
+ * not see. The regex goes into an esquery selector, whose regex literal cannot hold a
+ * slash: each "/" is written as \x2F.
+ */
+const dynamicImports = (rules) => [
+  "error",
+  ...rules.flatMap(({ regex, message }) => {
+    const literal = `/${regex.replaceAll("/", "\\x2F")}/`;
+    return [
+      { selector: `ImportExpression[source.value=${literal}]`, message },
+      { selector: `CallExpression[callee.name='require'][arguments.0.value=${literal}]`, message },
+    ];
+  }),
+];
+
 /** lib/ folders that are not domains: the kit, the runners of operations, the server process, the OpenAPI generator. */
 const NOT_DOMAINS = ["http", "hosted", "dashboard", "server", "openapi"];
 
@@ -36,7 +52,10 @@ const config = [
   { files: ["scripts/**", "bench/**", "tests/**"], rules: { "no-console": "off", "@typescript-eslint/no-explicit-any": "off" } },
   {
     files: ["app/**", "components/**"],
-    rules: { "no-restricted-imports": ["error", { patterns: [{ regex: rootFolder("db"), message: LAYER_MESSAGES.pageToDb }] }] },
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ regex: rootFolder("db"), message: LAYER_MESSAGES.pageToDb }] }],
+      "no-restricted-syntax": dynamicImports([{ regex: rootFolder("db"), message: LAYER_MESSAGES.pageToDb }]),
+    },
   },
   {
     files: ["lib/**"],
@@ -51,11 +70,18 @@ const config = [
           ],
         },
       ],
+      "no-restricted-syntax": dynamicImports([
+        { regex: libFolder("http"), message: LAYER_MESSAGES.domainToKit },
+        { regex: libFolder("hosted|dashboard"), message: LAYER_MESSAGES.domainToRunner },
+      ]),
     },
   },
   {
     files: ["db/**"],
-    rules: { "no-restricted-imports": ["error", { patterns: [{ regex: rootFolder("lib"), message: LAYER_MESSAGES.dbToLib }] }] },
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ regex: rootFolder("lib"), message: LAYER_MESSAGES.dbToLib }] }],
+      "no-restricted-syntax": dynamicImports([{ regex: rootFolder("lib"), message: LAYER_MESSAGES.dbToLib }]),
+    },
   },
 ];
 

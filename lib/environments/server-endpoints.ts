@@ -1,6 +1,7 @@
 import { endpoint } from "../operation/endpoint";
 import { replaceAllowedOrigins } from "./allowed-origins";
 import { getAllowedOriginsOperation, getEnvironmentSettingsOperation, replaceAllowedOriginsOperation, updateEnvironmentSettingsOperation } from "./operations";
+import { settingsShownTo } from "./settings";
 import { updateEnvironmentSettings } from "./update-settings";
 import { getDb } from "@/db/client";
 
@@ -18,7 +19,8 @@ export const replaceAllowedOriginsEndpoint = endpoint(replaceAllowedOriginsOpera
   replaceAllowedOrigins(getDb(), environment.id, body.origins, actor));
 
 // GET /api/server/v1/environment — the environment's settings
-export const getEnvironmentSettingsEndpoint = endpoint(getEnvironmentSettingsOperation, async ({ environment }) => environment.settings);
+export const getEnvironmentSettingsEndpoint = endpoint(getEnvironmentSettingsOperation, async ({ environment, caller }) =>
+  settingsShownTo(caller, environment.settings));
 
 // PATCH /api/server/v1/environment — deep-merge a partial settings object
 export const updateEnvironmentSettingsEndpoint = endpoint(updateEnvironmentSettingsOperation, ({ environment, body, actor }) =>

@@ -1,3 +1,4 @@
+import { operatorMay, type ServerCaller } from "../operation/caller";
 import { z } from "zod";
 import { AppError } from "../errors";
 import { deepMerge, type JsonObject } from "../json/deep-merge";
@@ -187,4 +188,14 @@ export function mergeSettings(current: EnvironmentSettings, patch: JsonObject): 
     });
   }
   return result.data;
+}
+
+/**
+ * The settings as a caller may read them: an operator whose role may not see secrets
+ * (a viewer) gets the captcha's test pass token withheld (null), since whoever holds
+ * it passes the environment's CAPTCHA. Secret keys and the other roles see it whole.
+ */
+export function settingsShownTo(caller: ServerCaller, settings: EnvironmentSettings): EnvironmentSettings {
+  if (caller.kind !== "operator" || operatorMay(caller.operator.role, "revealSecrets")) return settings;
+  return { ...settings, signUp: { ...settings.signUp, captcha: { ...settings.signUp.captcha, testPassToken: null } } };
 }

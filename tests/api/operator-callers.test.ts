@@ -6,6 +6,7 @@ import { runOperatorOperation } from "@/lib/dashboard/run-operator-operation";
 import { findEnvironment } from "@/lib/environments/context";
 import type { OperatorIdentity, OperatorRole } from "@/lib/operation/caller";
 import { serverDeleteOrganizationEndpoint } from "@/lib/organizations/server-endpoints";
+import { getEnvironmentSettingsEndpoint } from "@/lib/environments/server-endpoints";
 import { banUserEndpoint, createUserEndpoint, searchUsersEndpoint } from "@/lib/users/server-endpoints";
 import { expectProblem, refusalOf } from "../helpers/api";
 import { createUser, newEnvironment, uniqueEmail } from "../helpers/fixtures";
@@ -66,5 +67,17 @@ describe("Server API operations run by a dashboard operator (the seam)", () => {
       runOperatorOperation(serverDeleteOrganizationEndpoint, operator("admin"), environment, { params: { organizationId: "00000000-0000-4000-8000-000000000000" } }, context),
     );
     expectProblem(await env.api.delete("/organizations/00000000-0000-4000-8000-000000000000"), missing.status, missing.code);
+  });
+
+  it("regression: a viewer read the CAPTCHA's test pass token in the settings (never a secret for a viewer); admins and secret keys still see it", async () => {
+    const env = await newEnvironment();
+    const captcha = { enabled: true, provider: "test", testPassToken: "pass-the-captcha" };
+    expect((await env.api.patch("/environment", { signUp: { captcha } })).status).toBe(200);
+    const environment = await environmentOf(env.environmentId);
+    const asViewer = await runOperatorOperation(getEnvironmentSettingsEndpoint, operator("viewer"), environment, {}, context);
+    expect(asViewer?.signUp.captcha).toMatchObject({ enabled: true, provider: "test", testPassToken: null });
+    const asAdmin = await runOperatorOperation(getEnvironmentSettingsEndpoint, operator("admin"), environment, {}, context);
+    expect(asAdmin?.signUp.captcha.testPassToken).toBe("pass-the-captcha");
+    expect((await env.api.get("/environment")).body.signUp.captcha.testPassToken).toBe("pass-the-captcha");
   });
 });

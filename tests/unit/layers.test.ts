@@ -78,6 +78,18 @@ describe("layer rules (eslint no-restricted-imports)", () => {
     expect(await layerReports(file, specifier)).toEqual([]);
   });
 
+  it.each(forbidden)("regression: %s may not reach %s through import() or require() either (no-restricted-imports does not see them)", async (file, specifier, message) => {
+    const code = `export async function later() {\n  return import("${specifier}");\n}\nexport const now = () => require("${specifier}");\n`;
+    const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+    const reports = (result?.messages ?? []).filter((report) => report.ruleId === "no-restricted-syntax").map((report) => report.message);
+    expect(reports).toEqual([MESSAGES[message], MESSAGES[message]].map((text) => expect.stringContaining(text)));
+  });
+
+  it.each(allowed)("%s may import() %s", async (file, specifier) => {
+    const [result] = await eslint.lintText(`export const later = () => import("${specifier}");\n`, { filePath: path.join(root, file) });
+    expect((result?.messages ?? []).filter((report) => report.ruleId === "no-restricted-syntax")).toEqual([]);
+  });
+
   it("fails `eslint .` as an error, not a warning", async () => {
     const [result] = await eslint.lintText('import { getDb } from "@/db/client";\nexport const db = getDb;\n', {
       filePath: path.join(root, "app/(hosted)/layer-fixture/page.tsx"),
