@@ -113,6 +113,8 @@ export const apiKeys = pgTable(
     displayPrefix: text("display_prefix").notNull(),
     label: text("label"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** When a request last presented the key, to the minute (written at most once a minute per key). */
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
   },
   (t) => [
@@ -291,6 +293,8 @@ export const events = pgTable(
   "events",
   {
     id: uuid("id").primaryKey().defaultRandom(),
+    /** Monotonic cursor in the order events were written, for keyset pages of the audit log. */
+    seq: bigint("seq", { mode: "number" }).generatedAlwaysAsIdentity().notNull(),
     environmentId: environmentIdColumn(),
     /** Dotted name such as `user.created`, `user.banned`, `session.revoked`. */
     type: text("type").notNull(),
@@ -307,6 +311,7 @@ export const events = pgTable(
   },
   (t) => [
     index("events_environment_created_idx").on(t.environmentId, t.createdAt),
+    index("events_environment_seq_idx").on(t.environmentId, t.seq),
     index("events_subject_idx").on(t.subjectId),
   ],
 );

@@ -9,11 +9,23 @@ import { SignOutForm } from "./sign-out-form";
 import hosted from "@/components/hosted/hosted-shell.module.css";
 import styles from "./dashboard.module.css";
 
+/** The dashboard's sections, in the order the navigation lists them, and where each lives. */
+const SECTIONS = [
+  { key: "overview", path: "/dashboard" },
+  { key: "users", path: "/dashboard/users" },
+  { key: "apiKeys", path: "/dashboard/api-keys" },
+  { key: "applications", path: "/dashboard/applications" },
+] as const;
+
+export type DashboardSection = (typeof SECTIONS)[number]["key"];
+
 interface DashboardShellProps {
   copy: DashboardCopy;
   operator: OperatorIdentity;
   environments: DashboardEnvironment[];
   currentEnvironmentId: string | null;
+  /** The navigation entry this page belongs to (marked aria-current). */
+  section: DashboardSection;
   /** This page's path and query, so the language switcher comes back to it. */
   returnTo: string;
   children: ReactNode;
@@ -24,7 +36,7 @@ interface DashboardShellProps {
  * switcher, the navigation and who is signed in (with sign-out); the page beside it.
  * Below 48rem the column becomes a header above the page.
  */
-export function DashboardShell({ copy, operator, environments, currentEnvironmentId, returnTo, children }: DashboardShellProps) {
+export function DashboardShell({ copy, operator, environments, currentEnvironmentId, section, returnTo, children }: DashboardShellProps) {
   const { t, shared, locale } = copy;
   const query = currentEnvironmentId ? `?env=${currentEnvironmentId}` : "";
   return (
@@ -37,11 +49,13 @@ export function DashboardShell({ copy, operator, environments, currentEnvironmen
         <EnvironmentSwitcher t={t} environments={environments} current={currentEnvironmentId} />
         <nav aria-label={t.common.mainNavigation} className={styles.nav}>
           <ul>
-            <li>
-              <a href={`/dashboard${query}`} aria-current="page" className={styles.navLink}>
-                {t.nav.overview}
-              </a>
-            </li>
+            {SECTIONS.map((entry) => (
+              <li key={entry.key}>
+                <a href={`${entry.path}${query}`} aria-current={entry.key === section ? "page" : undefined} className={styles.navLink}>
+                  {t.nav[entry.key]}
+                </a>
+              </li>
+            ))}
           </ul>
         </nav>
         <div className={styles.account}>

@@ -32,6 +32,7 @@ export default async function DashboardHomePage({ searchParams }: Props) {
       operator={operator}
       environments={environments}
       currentEnvironmentId={environment?.environmentId ?? null}
+      section="overview"
       returnTo={environment ? `/dashboard?env=${environment.environmentId}` : "/dashboard"}
     >
       <header className={styles.pageHeader}>

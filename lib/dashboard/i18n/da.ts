@@ -38,6 +38,9 @@ export const da: DashboardMessages = {
   },
   nav: {
     overview: "Oversigt",
+    users: "Brugere",
+    apiKeys: "API-nøgler",
+    applications: "Applikationer",
   },
   environments: {
     label: "Miljø",

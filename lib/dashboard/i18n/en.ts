@@ -40,6 +40,9 @@ export const en = {
   },
   nav: {
     overview: "Overview",
+    users: "Users",
+    apiKeys: "API keys",
+    applications: "Applications",
   },
   environments: {
     label: "Environment",

@@ -13,6 +13,7 @@ import { SYSTEM_ACTOR } from "@/lib/audit/record-event";
 import { findEnvironment } from "@/lib/environments/context";
 import { createEnvironment } from "@/lib/environments/create-environment";
 import { createOperator } from "@/lib/operators/create-operator";
+import { setOperatorPassword } from "@/lib/operators/sign-in-link";
 import { createUser } from "@/lib/users/create-user";
 import { withAdmin } from "../../helpers/test-database";
 import { e2eRun, type E2eEnvironments } from "./run-settings";
@@ -53,6 +54,17 @@ try {
 
   // The dashboard's operator, made as the CLI makes one (PUBLIC_URL is the run's base URL): the server's start then seeds no owner of its own.
   const { operator, signInLink } = await createOperator(handle.db, { email: "operator@e2e.test", role: "owner" }, SYSTEM_ACTOR);
+  // One operator of each role with a password already set, for the screens' tests (signInAsOperator).
+  const operators = {} as E2eEnvironments["operators"];
+  for (const role of ["owner", "admin", "viewer"] as const) {
+    const email = `${role}@operators.e2e.test`;
+    const password = `${role}-operator-password-83`;
+    const created = await createOperator(handle.db, { email, role }, SYSTEM_ACTOR);
+    const token = new URL(created.signInLink.url).searchParams.get("token") ?? "";
+    const context = { requestId: `e2e_prepare_${role}`, ip: null, userAgent: null, origin: null, host: null, acceptsHtml: false, sessionCookieHashes: [] };
+    await setOperatorPassword(handle.db, { token, password }, context);
+    operators[role] = { email, password };
+  }
 
   const environments: E2eEnvironments = {
     main,
@@ -63,6 +75,7 @@ try {
     consenting,
     unverifiedUser,
     operator: { email: operator.email, signInUrl: signInLink.url },
+    operators,
   };
   fs.writeFileSync(run.environmentsFile, JSON.stringify(environments, null, 2));
   console.log(`e2e: prepared ${run.databaseName ? `Postgres database ${run.databaseName}` : `PGlite in ${run.runDir}`}`);

@@ -60,4 +60,6 @@ export interface E2eEnvironments {
   unverifiedUser: { email: string; password: string };
   /** A dashboard operator (owner) as `npm run cli -- operator create` makes one: an address and its one-time sign-in link. */
   operator: { email: string; signInUrl: string };
+  /** One operator of each role whose password is set; sign in with support/operators.ts. */
+  operators: Record<"owner" | "admin" | "viewer", { email: string; password: string }>;
 }
