@@ -8,11 +8,11 @@ import styles from "./form.module.css";
  * added together with its text is often not announced) and the box keeps its
  * height whether or not there is a message, so nothing below it moves.
  */
-export function FormStatus() {
+export function FormStatus({ errorsOnly = false }: { /** The success is shown elsewhere (the dashboard's ResultToast). */ errorsOnly?: boolean }) {
   const context = useFormContext();
   const state = context?.state;
   const error = state?.status === "error" ? state.message : null;
-  const success = state?.status === "success" ? state.message : null;
+  const success = state?.status === "success" && !errorsOnly ? state.message : null;
   const focusOnLoad = Boolean(error) && Object.keys(state?.fieldErrors ?? {}).length === 0;
   return (
     <div className={styles.status}>
@@ -26,9 +26,11 @@ export function FormStatus() {
       >
         {error}
       </p>
-      <p role="status" className={success ? styles.success : styles.empty}>
-        {success}
-      </p>
+      {errorsOnly ? null : (
+        <p role="status" className={success ? styles.success : styles.empty}>
+          {success}
+        </p>
+      )}
     </div>
   );
 }
