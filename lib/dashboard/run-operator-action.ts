@@ -31,13 +31,16 @@ export async function runOperatorAction<E extends ServerEndpoint>(
     fields: readonly string[];
     /** Non-secret values echoed back to a form re-rendered without JavaScript. */
     values?: Record<string, string>;
+    /** This form's wording for a code, or for any error of one field (see ErrorOptions). */
+    messages?: Partial<Record<ErrorCode, string>>;
+    fieldMessages?: Record<string, string>;
     then: (result: ResultOf<E>) => FormState | Promise<FormState>;
   },
 ): Promise<FormState> {
   const operator = (await currentOperator()) ?? (await signInRedirect());
   const { t, shared } = await dashboardCopy();
   const context = await dashboardRequestContext("POST");
-  const messages: Partial<Record<ErrorCode, string>> = { forbidden: t.errors.forbidden, environment_not_found: t.errors.notFound };
+  const messages: Partial<Record<ErrorCode, string>> = { forbidden: t.errors.forbidden, environment_not_found: t.errors.notFound, ...options.messages };
   try {
     const environment = await findDashboardEnvironment(options.environmentId);
     if (!environment) throw new AppError("resource_not_found", "No environment with this id.");
@@ -49,6 +52,7 @@ export async function runOperatorAction<E extends ServerEndpoint>(
       fields: options.fields,
       values: options.values,
       messages,
+      fieldMessages: options.fieldMessages,
       requestId: context.requestId,
     });
   }

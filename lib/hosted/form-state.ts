@@ -20,6 +20,11 @@ export interface FormState {
   recoveryCodes?: string[];
   /** Where "continue" leads once the recovery codes are saved (enrollment during sign-in). */
   continueUrl?: string;
+  /**
+   * A form the browser posts next, to another origin (the dashboard's impersonation:
+   * its one-time token to the environment's hosted landing, never in a URL).
+   */
+  handoff?: { action: string; fields: Record<string, string> };
 }
 
 /** POST /_svc/users/me/mfa/totp's answer (and its sign-in twin's): the secret, as a URI and as a QR code. */

@@ -501,6 +501,15 @@ export const da: Messages = {
     viewingAs: "Du ser siden som {user}",
     detail: "Du handler som {actor}. Kun brugeren selv kan ændre sin adgangskode, e-mailadresser, totrinsbekræftelse, adgangsnøgler, forbundne konti og andre sessioner. Sessionen slutter senest efter en time.",
     end: "Afslut overtagelsen",
+    landingFailedTitle: "Overtagelsen startede ikke",
+    landingFailures: {
+      invalid_code: "Denne overtagelse er allerede brugt eller udløbet (den gælder i 10 minutter, én gang). Start forfra fra dashboardet.",
+      user_banned: "Denne bruger er udelukket: ingen kan handle som brugeren.",
+      rate_limited: "For mange forsøg fra dette netværk. Vent et minut, og start så forfra fra dashboardet.",
+      origin_not_allowed: "Denne overtagelse kom fra et websted, der ikke må starte en her.",
+      generic: "Overtagelsen kunne ikke starte. Start forfra fra dashboardet.",
+    },
+    landingHome: "Gå til login-siden",
   },
   pageError: {
     title: "Siden kunne ikke indlæses",

@@ -503,6 +503,16 @@ export const en = {
     viewingAs: "You are viewing as {user}",
     detail: "Acting as {actor}. Only the user can change their password, email addresses, two-step verification, passkeys, connected accounts or other sessions. This session ends within an hour.",
     end: "End impersonation",
+    // The landing of the dashboard's "Impersonate" (POST /impersonate) when it could not start a session.
+    landingFailedTitle: "The impersonation did not start",
+    landingFailures: {
+      invalid_code: "This impersonation was already used or has expired (it is good for 10 minutes, once). Start again from the dashboard.",
+      user_banned: "This user is banned: nobody can act as them.",
+      rate_limited: "Too many attempts from this network. Wait a minute, then start again from the dashboard.",
+      origin_not_allowed: "This impersonation came from a site that may not start one here.",
+      generic: "The impersonation could not start. Start again from the dashboard.",
+    },
+    landingHome: "Go to the sign-in page",
   },
   pageError: {
     title: "This page could not be loaded",
