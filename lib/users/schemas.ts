@@ -35,6 +35,7 @@ export const serverUserSchema = z
     createdAt: timestamp,
     updatedAt: timestamp,
     deletedAt: timestamp.nullable(),
+    lastSignInAt: timestamp.nullable().meta({ description: "When a session was last opened for the user (null: never)." }),
     publicMetadata: metadataOut,
     privateMetadata: metadataOut,
     unsafeMetadata: metadataOut,
@@ -48,7 +49,7 @@ export const serverUserSchema = z
   .meta({ id: "User", description: "A user as the Server API sees it, private metadata and second factors included." });
 
 export const clientUserSchema = serverUserSchema
-  .omit({ privateMetadata: true, mfaEnabled: true, passkeys: true, identities: true, organizations: true })
+  .omit({ privateMetadata: true, lastSignInAt: true, mfaEnabled: true, passkeys: true, identities: true, organizations: true })
   .meta({ id: "ClientUser", description: "A user as the Client API sees it: no private metadata." });
 
 export type ServerUser = z.output<typeof serverUserSchema>;

@@ -47,6 +47,7 @@ export function toClientUser(row: UserRow): ClientUser {
 export function toServerUser(row: UserRow, summary: UserSummary): ServerUser {
   return {
     ...toClientUser(row),
+    lastSignInAt: iso(row.lastSignInAt),
     privateMetadata: row.privateMetadata,
     mfaEnabled: summary.mfaEnabled,
     passkeys: summary.passkeys,

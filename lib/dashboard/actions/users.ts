@@ -1,5 +1,6 @@
 "use server";
 
+import { refresh } from "next/cache";
 import { createImpersonationTokenEndpoint } from "../../impersonation/server-endpoints";
 import { removeUserIdentityEndpoint } from "../../identities/server-endpoints";
 import { environmentUrl, linkBase } from "../../environments/environment-links";
@@ -39,6 +40,12 @@ function target(form: FormData): { environmentId: string; userId: string } {
   return { environmentId: formText(form, "env"), userId: formText(form, "userId") };
 }
 
+/** A change's answer: the page re-renders with the new data beside the form's message. */
+function changed(message: string): FormState {
+  refresh();
+  return successState(message);
+}
+
 /** An operation that answers with a body (runOperatorOperation types every answer as maybe empty). */
 function answered<T>(value: T | undefined): T {
   if (value === undefined) throw new Error("The operation answered without a body");
@@ -63,7 +70,10 @@ export async function createUserAction(_state: FormState, form: FormData): Promi
       environmentId,
       fields: ["email", "firstName", "lastName", "password"],
       values,
-      then: (user) => successState(t.users.create.created, { continueUrl: userHref(environmentId, answered(user).id) }),
+      then: (user) => {
+        refresh();
+        return successState(t.users.create.created, { continueUrl: userHref(environmentId, answered(user).id) });
+      },
     },
   );
 }
@@ -81,7 +91,7 @@ export async function updateUserProfileAction(_state: FormState, form: FormData)
       // An emptied name or "no language" clears it (null), as the Server API's PATCH does.
       body: { firstName: optional(form, "firstName") ?? null, lastName: optional(form, "lastName") ?? null, locale: locale === "" ? null : locale },
     },
-    { environmentId, fields: ["firstName", "lastName", "locale"], values, then: () => successState(t.users.profile.saved) },
+    { environmentId, fields: ["firstName", "lastName", "locale"], values, then: () => changed(t.users.profile.saved) },
   );
 }
 
@@ -110,7 +120,7 @@ export async function updateUserMetadataAction(_state: FormState, form: FormData
       values,
       // The operation decides; this only words its refusal of the bag (metadata_too_large, a refused key).
       fieldMessages: { [bag]: size > limit ? format(t.users.metadata.tooLarge, { size: String(size), limit: String(limit) }) : t.users.metadata.refused },
-      then: () => successState(t.users.metadata.saved),
+      then: () => changed(t.users.metadata.saved),
     },
   );
 }
@@ -122,7 +132,7 @@ export async function revokeSessionAction(_state: FormState, form: FormData): Pr
   return runOperatorAction(
     revokeUserSessionEndpoint,
     { params: { userId, sessionId: formText(form, "sessionId") } },
-    { environmentId, fields: [], then: () => successState(t.users.sessions.revoked) },
+    { environmentId, fields: [], then: () => changed(t.users.sessions.revoked) },
   );
 }
 
@@ -133,7 +143,7 @@ export async function revokeAllSessionsAction(_state: FormState, form: FormData)
   return runOperatorAction(
     revokeAllUserSessionsEndpoint,
     { params: { userId } },
-    { environmentId, fields: [], then: (result) => successState(format(t.users.sessions.revokedAll, { count: String(answered(result).revokedCount) })) },
+    { environmentId, fields: [], then: (result) => changed(format(t.users.sessions.revokedAll, { count: String(answered(result).revokedCount) })) },
   );
 }
 
@@ -144,7 +154,7 @@ export async function removeIdentityAction(_state: FormState, form: FormData): P
   return runOperatorAction(
     removeUserIdentityEndpoint,
     { params: { userId, identityId: formText(form, "identityId") } },
-    { environmentId, fields: [], then: () => successState(t.users.identities.removed) },
+    { environmentId, fields: [], then: () => changed(t.users.identities.removed) },
   );
 }
 
@@ -153,21 +163,21 @@ export async function resetMfaAction(_state: FormState, form: FormData): Promise
   const { t } = await dashboardCopy();
   const { environmentId, userId } = target(form);
   if (form.get("confirmReset") !== "on") return fieldErrorState("confirmReset", t.users.mfa.confirmRequired);
-  return runOperatorAction(resetUserMfaEndpoint, { params: { userId } }, { environmentId, fields: [], then: () => successState(t.users.mfa.reset) });
+  return runOperatorAction(resetUserMfaEndpoint, { params: { userId } }, { environmentId, fields: [], then: () => changed(t.users.mfa.resetDone) });
 }
 
 // POST /api/server/v1/users/{userId}/ban — ban (and revoke every session)
 export async function banUserAction(_state: FormState, form: FormData): Promise<FormState> {
   const { t } = await dashboardCopy();
   const { environmentId, userId } = target(form);
-  return runOperatorAction(banUserEndpoint, { params: { userId } }, { environmentId, fields: [], then: () => successState(t.users.ban.banned) });
+  return runOperatorAction(banUserEndpoint, { params: { userId } }, { environmentId, fields: [], then: () => changed(t.users.ban.banned) });
 }
 
 // POST /api/server/v1/users/{userId}/unban — lift the ban
 export async function unbanUserAction(_state: FormState, form: FormData): Promise<FormState> {
   const { t } = await dashboardCopy();
   const { environmentId, userId } = target(form);
-  return runOperatorAction(unbanUserEndpoint, { params: { userId } }, { environmentId, fields: [], then: () => successState(t.users.ban.unbanned) });
+  return runOperatorAction(unbanUserEndpoint, { params: { userId } }, { environmentId, fields: [], then: () => changed(t.users.ban.unbanned) });
 }
 
 // DELETE /api/server/v1/users/{userId} — after the operator typed the user's primary address (or id)
@@ -183,7 +193,7 @@ export async function deleteUserAction(_state: FormState, form: FormData): Promi
       fields: [],
       then: (user) =>
         typedConfirmationError(form, answered(user).email ?? answered(user).id, t.users.delete.mismatch) ??
-        runOperatorAction(deleteUserEndpoint, { params: { userId } }, { environmentId, fields: [], then: () => successState(t.users.delete.deleted) }),
+        runOperatorAction(deleteUserEndpoint, { params: { userId } }, { environmentId, fields: [], then: () => changed(t.users.delete.deleted) }),
     },
   );
 }
