@@ -23,3 +23,23 @@ export async function ageSignIn(userId: string, seconds: number): Promise<void> 
     await handle.close();
   }
 }
+
+/**
+ * Inserts `count` users into an environment in one statement (addresses
+ * `{tag}-{n}@bulk.example`, newest last), for the users list's search at scale.
+ * Postgres runs only, like ageSignIn.
+ */
+export async function seedUsers(environmentId: string, tag: string, count: number): Promise<void> {
+  const url = e2eRun().databaseUrl;
+  if (!url) throw new Error("seedUsers needs the e2e run's Postgres database");
+  const handle = openDatabase({ url, poolSize: 1 });
+  try {
+    await handle.db.execute(sql`
+      insert into users (environment_id, email, first_name, last_name, created_at, updated_at)
+      select ${environmentId}::uuid, ${tag} || '-' || n || '@bulk.example', 'Seed', 'User ' || n,
+             now() - make_interval(secs => ${count} - n), now() - make_interval(secs => ${count} - n)
+      from generate_series(1, ${count}) as n`);
+  } finally {
+    await handle.close();
+  }
+}
