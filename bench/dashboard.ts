@@ -158,19 +158,35 @@ function cookiesOf(response: Response, jar: Map<string, string>): void {
   }
 }
 
-/** Signs in through next-auth's credentials endpoint (what the sign-in form's action calls), like a browser: CSRF token first. */
+/** An attribute's value as HTML wrote it, unescaped. */
+function unescapeHtml(value: string): string {
+  return value.replace(/&quot;/g, '"').replace(/&#x27;|&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+}
+
+/**
+ * Signs in as a browser without JavaScript does (the dashboard's only way in is its
+ * sign-in form, a server action; next-auth's own endpoints are not served): reads the
+ * form's hidden fields from the page, posts them with the credentials, keeps the cookie.
+ */
 async function signInViewer(baseUrl: string, email: string): Promise<string> {
   const jar = new Map<string, string>();
   const header = () => [...jar].map(([name, value]) => `${name}=${value}`).join("; ");
-  const csrf = await fetch(`${baseUrl}/dashboard/api/auth/csrf`);
-  cookiesOf(csrf, jar);
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const signedIn = await fetch(`${baseUrl}/dashboard/api/auth/callback/credentials`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: header(), origin: baseUrl },
-    body: new URLSearchParams({ csrfToken, email, password: VIEWER_PASSWORD, callbackUrl: `${baseUrl}/dashboard` }),
-  });
+  const page = await fetch(`${baseUrl}/dashboard/sign-in`);
+  cookiesOf(page, jar);
+  const html = await page.text();
+  const form = /<form[^>]*>([\s\S]*?)<\/form>/g;
+  const body = new FormData();
+  for (const match of html.matchAll(form)) {
+    if (!match[1]?.includes('name="password"')) continue;
+    for (const input of match[1].matchAll(/<input[^>]*>/g)) {
+      const name = /\sname="([^"]*)"/.exec(input[0])?.[1];
+      const value = /\svalue="([^"]*)"/.exec(input[0])?.[1] ?? "";
+      if (name && /type="hidden"/.test(input[0])) body.set(unescapeHtml(name), unescapeHtml(value));
+    }
+  }
+  body.set("email", email);
+  body.set("password", VIEWER_PASSWORD);
+  const signedIn = await fetch(`${baseUrl}/dashboard/sign-in`, { method: "POST", redirect: "manual", headers: { cookie: header(), origin: baseUrl }, body });
   cookiesOf(signedIn, jar);
   const cookie = header();
   const home = await fetch(`${baseUrl}/dashboard`, { headers: { cookie }, redirect: "manual" });
@@ -182,7 +198,7 @@ async function userAtDepth(db: Database, environmentId: string, depth: number): 
   const [row] = await queryRows<{ id: string }>(
     db,
     sql`select id from users where environment_id = ${environmentId} order by created_at desc, id desc
-        offset (select floor(count(*) * ${depth}) from users where environment_id = ${environmentId}) limit 1`,
+        offset (select floor(count(*) * ${depth}::float8)::bigint from users where environment_id = ${environmentId}) limit 1`,
   );
   if (!row) throw new Error("no users seeded");
   return row.id;
