@@ -30,7 +30,8 @@ export const getActivitySummaryOperation = defineOperation({
   description:
     "Counts for an overview: users (active and banned), sign-ups (`user.signed_up` and `user.created` events) and sign-ins " +
     "(sessions opened, `session.created`, impersonations excluded) today and over the last 7 days. Days are UTC: `today` starts at " +
-    "00:00 UTC, `last7Days` at 00:00 UTC six days earlier (today and the six days before it).",
+    "00:00 UTC, `last7Days` at 00:00 UTC six days earlier (today and the six days before it). Counted at most every 30 seconds per " +
+    "environment: an answer may be up to 30 s old.",
   tags,
   auth: "server",
   operatorPermission: "read",

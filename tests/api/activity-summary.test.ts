@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb, queryRows } from "@/db/client";
 import { events } from "@/db/schema";
+import { ACTIVITY_SUMMARY_MAX_AGE_SECONDS, readActivitySummary } from "@/lib/audit/activity-summary";
 import { call, expectProblem, serverApi } from "../helpers/api";
 import { createUser, newEnvironment, openSession, revokedSecretKey, uniqueEmail } from "../helpers/fixtures";
 
@@ -74,6 +75,18 @@ describe("GET /api/server/v1/activity-summary", () => {
     const res = await env.api.get("/activity-summary");
     expect(res.body).toEqual({ users: 1, signUps: { today: 2, last7Days: 2 }, signIns: { today: 1, last7Days: 1 } });
     expect((await env.api.get("/users/count")).body).toEqual({ count: 1 });
+  });
+
+  it("reuses an environment's counts for 30 seconds (concurrent callers share one count), then counts again", async () => {
+    const env = await newEnvironment();
+    const first = await readActivitySummary(getDb(), env.environmentId);
+    expect(first.signUps.today).toBe(0);
+    await createUser(env.api, { email: uniqueEmail() });
+    const [again, alongside] = await Promise.all([env.api.get("/activity-summary"), readActivitySummary(getDb(), env.environmentId)]);
+    expect(again.body).toEqual(first);
+    expect(alongside).toEqual(first);
+    const later = await readActivitySummary(getDb(), env.environmentId, Date.now() + ACTIVITY_SUMMARY_MAX_AGE_SECONDS * 1000);
+    expect(later).toMatchObject({ users: 1, signUps: { today: 1, last7Days: 1 } });
   });
 
   it("is 401 without a valid secret key, ignores query parameters and refuses other methods with 405", async () => {

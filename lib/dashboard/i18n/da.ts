@@ -66,7 +66,7 @@ export const da: DashboardMessages = {
     signIns: "Logins",
     today: "I dag",
     last7Days: "Seneste 7 dage",
-    daysHint: "Dage regnes i UTC.",
+    daysHint: "Dage regnes i UTC. Tallene opdateres hvert 30. sekund.",
     recentEvents: "Seneste hændelser",
     recentEventsHint: "Miljøets 10 nyeste hændelser i revisionsloggen.",
   },

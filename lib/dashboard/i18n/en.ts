@@ -68,7 +68,7 @@ export const en = {
     signIns: "Sign-ins",
     today: "Today",
     last7Days: "Last 7 days",
-    daysHint: "Days are UTC days.",
+    daysHint: "Days are UTC days. The counts are refreshed every 30 seconds.",
     recentEvents: "Latest events",
     recentEventsHint: "The 10 newest audit events of this environment.",
   },
