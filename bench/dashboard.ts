@@ -39,7 +39,7 @@ const P95_TARGET_MS = 300;
 const VIEWER_PASSWORD = "bench viewer: quiet lighthouse orchard";
 /** Rare (~40 users per million) and common email fragments of the seeded vocabulary (bench/seed-vocabulary.ts). */
 const RARE_FRAGMENT = "quisenb";
-const COMMON_FRAGMENT = "maria.gar";
+const COMMON_FRAGMENT = "mary.gar";
 
 /**
  * The users page's URL. Its query parameter names are documented at the top of
