@@ -1,11 +1,12 @@
 /**
- * `npm run bench -- <search|create|client|oauth|organizations> [options]`: performance checks against a real
+ * `npm run bench -- <search|create|client|oauth|organizations|dashboard> [options]`: performance checks against a real
  * Postgres (BENCH_DATABASE_URL), kept out of the test suite because they take
  * minutes and need a quiet machine to mean anything.
  */
 import { UsageError } from "./args";
 import { CLIENT_USAGE, runClientBench } from "./client";
 import { CREATE_USAGE, runCreateBench } from "./create";
+import { DASHBOARD_USAGE, runDashboardBench } from "./dashboard";
 import { OAUTH_USAGE, runOAuthBench } from "./oauth";
 import { ORGANIZATIONS_USAGE, runOrganizationsBench } from "./organizations";
 import { runSearchBench, SEARCH_USAGE } from "./search";
@@ -16,6 +17,7 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; usage: 
   client: { run: runClientBench, usage: CLIENT_USAGE },
   oauth: { run: runOAuthBench, usage: OAUTH_USAGE },
   organizations: { run: runOrganizationsBench, usage: ORGANIZATIONS_USAGE },
+  dashboard: { run: runDashboardBench, usage: DASHBOARD_USAGE },
 };
 
 function usage(): string {

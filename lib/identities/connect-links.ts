@@ -1,6 +1,7 @@
 import type { EnvironmentContext } from "../environments/context";
 import { hostedHref, type HostedFlow } from "../flows/hosted-flow";
 import { PROVIDER_PRESETS, type ProviderType } from "../oauth/provider-presets";
+import { isRecentlyVerified } from "../sessions/reverification";
 import type { ActiveSession } from "../sessions/resolve-session";
 
 export interface ConnectLink {
@@ -37,7 +38,9 @@ export function connectLinks(
   providers: { id: string; name: string }[],
   connectedProviderIds: string[],
 ): ConnectLinks {
-  const recent = Date.now() - current.session.lastVerifiedAt.getTime() <= environment.settings.sessions.reverificationSeconds * 1000;
+  // The pipeline's own rule (an impersonation is never recent), so a link shown as
+  // ready is one the sensitive link operation will accept.
+  const recent = isRecentlyVerified(environment, current);
   const connected = new Set(connectedProviderIds);
   const links = providers
     .filter((provider) => !connected.has(provider.id))

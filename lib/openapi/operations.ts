@@ -1,3 +1,4 @@
+import * as auditOperations from "../audit/operations";
 import * as authOperations from "../auth/operations";
 import * as environmentOperations from "../environments/operations";
 import type { AuthLevel, Operation } from "../operation/operation";
@@ -40,4 +41,5 @@ export const ALL_OPERATIONS: AnyOperation[] = [
   ...Object.values(invitationOperations),
   ...Object.values(organizationOperations),
   ...Object.values(organizationServerOperations),
+  ...Object.values(auditOperations),
 ] as unknown as AnyOperation[];

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { DashboardShell } from "@/components/dashboard/dashboard-shell";
+import { EventList } from "@/components/dashboard/events/event-list";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
@@ -7,13 +8,17 @@ import { listDashboardEnvironments } from "@/lib/dashboard/environments";
 import { dashboardCopy } from "@/lib/dashboard/i18n/messages";
 import { loadOperation } from "@/lib/dashboard/load-operation";
 import { requireOperator } from "@/lib/dashboard/operator-session";
-import { countUsersEndpoint } from "@/lib/users/server-endpoints";
+import { getActivitySummaryEndpoint, listAuditEventsEndpoint } from "@/lib/audit/server-endpoints";
 import styles from "@/components/dashboard/dashboard.module.css";
+import home from "@/components/dashboard/home.module.css";
 
 export async function generateMetadata(): Promise<Metadata> {
   const { t } = await dashboardCopy();
   return { title: `${t.home.title} · ${t.dashboardName} · Gatehouse`, robots: { index: false } };
 }
+
+/** How many of the newest audit events the overview shows. */
+const LATEST_EVENTS = 10;
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -25,7 +30,13 @@ export default async function DashboardHomePage({ searchParams }: Props) {
   const environments = await listDashboardEnvironments();
   const chosen = (await searchParams).env;
   const environment = environments.find((candidate) => candidate.environmentId === chosen) ?? environments[0] ?? null;
-  const users = environment ? await loadOperation(countUsersEndpoint, {}, { environmentId: environment.environmentId }) : null;
+  const [activity, latest] = environment
+    ? await Promise.all([
+        loadOperation(getActivitySummaryEndpoint, {}, { environmentId: environment.environmentId }),
+        loadOperation(listAuditEventsEndpoint, { query: { limit: String(LATEST_EVENTS) } }, { environmentId: environment.environmentId }),
+      ])
+    : [null, null];
+  const number = (value: number) => value.toLocaleString(locale === "da" ? "da-DK" : "en-US");
   return (
     <DashboardShell
       copy={copy}
@@ -45,23 +56,53 @@ export default async function DashboardHomePage({ searchParams }: Props) {
         </Alert>
       ) : (
         <>
-          {users?.kind === "ok" ? (
-            <dl className={styles.stats}>
-              <div className={styles.stat}>
-                <dt>{t.home.users}</dt>
-                <dd>
-                  <span className={styles.statValue} data-testid="user-count">
-                    {(users.data?.count ?? 0).toLocaleString(locale === "da" ? "da-DK" : "en-US")}
-                  </span>
-                  <span className={styles.statHint}>{t.home.usersHint}</span>
-                </dd>
-              </div>
-            </dl>
+          {activity?.kind === "ok" && activity.data ? (
+            <section aria-labelledby="activity-heading" className={home.activity}>
+              <h2 id="activity-heading" className={home.sectionTitle}>
+                {t.home.activity}
+              </h2>
+              <dl className={styles.stats}>
+                <div className={styles.stat}>
+                  <dt>{t.home.users}</dt>
+                  <dd>
+                    <span className={styles.statValue} data-testid="user-count">
+                      {number(activity.data.users)}
+                    </span>
+                    <span className={styles.statHint}>{t.home.usersHint}</span>
+                  </dd>
+                </div>
+                {(
+                  [
+                    ["signUps", t.home.signUps, activity.data.signUps],
+                    ["signIns", t.home.signIns, activity.data.signIns],
+                  ] as const
+                ).map(([key, label, counts]) => (
+                  <div className={styles.stat} key={key}>
+                    <dt>{label}</dt>
+                    <dd>
+                      <span className={styles.statValue} data-testid={`${key}-today`}>
+                        {number(counts.today)}
+                      </span>
+                      <span className={styles.statHint}>{t.home.today}</span>
+                      <span className={styles.statHint}>
+                        {t.home.last7Days}: <strong data-testid={`${key}-last7days`}>{number(counts.last7Days)}</strong>
+                      </span>
+                    </dd>
+                  </div>
+                ))}
+              </dl>
+              <p className={styles.muted}>{t.home.daysHint}</p>
+            </section>
           ) : (
             <Alert tone="error" role="alert">
-              <p>{users?.kind === "forbidden" ? t.errors.forbidden : t.errors.notFound}</p>
+              <p>{activity?.kind === "forbidden" ? t.errors.forbidden : t.errors.notFound}</p>
             </Alert>
           )}
+          {latest?.kind === "ok" && latest.data ? (
+            <Card title={t.home.recentEvents} lead={<p className={styles.muted}>{t.home.recentEventsHint}</p>}>
+              <EventList events={latest.data.items} copy={copy} label={t.home.recentEvents} />
+            </Card>
+          ) : null}
           <Card title={t.home.details}>
             <dl className={styles.details}>
               <dt>{t.home.application}</dt>
