@@ -47,7 +47,7 @@ const COMMON_FRAGMENT = "mary.gar";
  */
 function usersPageUrl(environmentId: string, options: { email?: string } = {}): string {
   const query = new URLSearchParams({ env: environmentId });
-  if (options.email) query.set("q", options.email);
+  if (options.email) query.set("email", options.email);
   return `/dashboard/users?${query}`;
 }
 

@@ -296,10 +296,7 @@ export function DeleteSection({ t, environmentId, user }: UserSectionProps) {
   );
 }
 
-/**
- * "Recent events": the slot the audit-events list fills (components/dashboard/events,
- * wired by the page once that operation exists). Renders whatever it is given.
- */
+/** "Recent events": the card around the user's audit events (components/dashboard/events). */
 export function RecentEventsSlot({ t, children }: { t: DashboardMessages; children?: ReactNode }) {
   return (
     <Card title={t.users.events.title} id="recent-events">

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { DashboardShell } from "@/components/dashboard/dashboard-shell";
+import { EventList } from "@/components/dashboard/events/event-list";
 import { ImpersonateForm } from "@/components/dashboard/users/impersonate-form";
 import { MetadataEditor } from "@/components/dashboard/users/metadata-editor";
 import {
@@ -23,6 +24,7 @@ import { loadOperation } from "@/lib/dashboard/load-operation";
 import { requireOperator } from "@/lib/dashboard/operator-session";
 import { editorText } from "@/lib/dashboard/users/metadata-patch";
 import { userHref, usersHref } from "@/lib/dashboard/users/user-search";
+import { listAuditEventsEndpoint } from "@/lib/audit/server-endpoints";
 import { AppError } from "@/lib/errors";
 import { dateTimeFormat } from "@/lib/hosted/format-date";
 import { operatorMay } from "@/lib/operation/caller";
@@ -41,6 +43,9 @@ type Props = {
   params: Promise<{ userId: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 };
+
+/** The user's newest audit events the page shows (the audit log pages the rest). */
+const RECENT_EVENTS = "10";
 
 /** Sessions the page lists: the newest page of them (the Server API pages the rest). */
 const SESSION_PAGE = "20";
@@ -65,6 +70,7 @@ export default async function UserPage({ params, searchParams }: Props) {
   const loaded = environment ? await loadOperation(getUserEndpoint, { params: { userId } }, { environmentId }).catch(notFoundOnBadInput) : null;
   const user = loaded?.kind === "ok" ? (loaded.data ?? null) : null;
   const sessions = user ? await loadOperation(listUserSessionsEndpoint, { params: { userId: user.id }, query: { limit: SESSION_PAGE } }, { environmentId }) : null;
+  const events = user ? await loadOperation(listAuditEventsEndpoint, { query: { userId: user.id, limit: RECENT_EVENTS } }, { environmentId }) : null;
   const canWrite = operatorMay(operator.role, "write");
   const when = dateTimeFormat(locale);
   const section: UserSectionProps | null = user ? { t, locale, environmentId, user, canWrite, when } : null;
@@ -139,8 +145,9 @@ export default async function UserPage({ params, searchParams }: Props) {
               <DeleteSection {...section} />
             </>
           ) : null}
-          {/* LEAD: wire the audit-events list here, e.g. <EventList … userId={user.id} /> from components/dashboard/events/event-list.tsx. */}
-          <RecentEventsSlot t={t} />
+          <RecentEventsSlot t={t}>
+            {events?.kind === "ok" && events.data ? <EventList events={events.data.items} copy={copy} label={t.users.events.title} /> : null}
+          </RecentEventsSlot>
         </>
       )}
     </DashboardShell>
