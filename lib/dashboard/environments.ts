@@ -1,4 +1,5 @@
 import { getDb } from "@/db/client";
+import { AppError } from "../errors";
 import { findCustomerEnvironment, type EnvironmentContext } from "../environments/context";
 import { listEnvironments } from "../environments/list-environments";
 import { retryReadOnce } from "../http/database-faults";
@@ -23,4 +24,16 @@ export async function listDashboardEnvironments(): Promise<DashboardEnvironment[
 export async function findDashboardEnvironment(environmentId: string): Promise<EnvironmentContext | null> {
   if (!UUID.test(environmentId)) return null;
   return retryReadOnce(() => findCustomerEnvironment(getDb(), environmentId));
+}
+
+/**
+ * The environment a dashboard runner acts in for an operation: the customer
+ * environment `environmentId` names (404 resource_not_found for anything else, the
+ * internal one included), or none for a dashboard-only operation, which spans them.
+ */
+export async function environmentForOperation(auth: string, environmentId: string | null): Promise<EnvironmentContext | null> {
+  if (auth === "operator") return null;
+  const environment = environmentId ? await findDashboardEnvironment(environmentId) : null;
+  if (!environment) throw new AppError("resource_not_found", "No environment with this id.");
+  return environment;
 }

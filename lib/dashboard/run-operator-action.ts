@@ -5,7 +5,7 @@ import { errorState } from "../hosted/form-errors";
 import type { FormState } from "../hosted/form-state";
 import type { RawInput } from "../operation/endpoint";
 import { dashboardRequestContext } from "./dashboard-request";
-import { findDashboardEnvironment } from "./environments";
+import { environmentForOperation } from "./environments";
 import { dashboardCopy } from "./i18n/messages";
 import { currentOperator, signInRedirect } from "./operator-session";
 import { runOperatorOperation } from "./run-operator-operation";
@@ -26,7 +26,8 @@ export async function runOperatorAction<E extends ServerEndpoint>(
   target: E,
   input: RawInput,
   options: {
-    environmentId: string;
+    /** The environment the form acts in; null for a dashboard-only operation (applications). */
+    environmentId: string | null;
     /** The form's input names: errors for other fields become the form-level message. */
     fields: readonly string[];
     /** Non-secret values echoed back to a form re-rendered without JavaScript. */
@@ -39,8 +40,7 @@ export async function runOperatorAction<E extends ServerEndpoint>(
   const context = await dashboardRequestContext("POST");
   const messages: Partial<Record<ErrorCode, string>> = { forbidden: t.errors.forbidden, environment_not_found: t.errors.notFound };
   try {
-    const environment = await findDashboardEnvironment(options.environmentId);
-    if (!environment) throw new AppError("resource_not_found", "No environment with this id.");
+    const environment = await environmentForOperation(target.operation.auth, options.environmentId);
     return await options.then(await runOperatorOperation(target, operator, environment, input, context));
   } catch (error) {
     unstable_rethrow(error);
