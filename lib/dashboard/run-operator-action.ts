@@ -33,12 +33,16 @@ export async function runOperatorAction<E extends ServerEndpoint>(
     /** Non-secret values echoed back to a form re-rendered without JavaScript. */
     values?: Record<string, string>;
     then: (result: ResultOf<E>) => FormState | Promise<FormState>;
+    /** This form's wording for an error code (e.g. 409 last_secret_key), over the shared wording. */
+    messages?: Partial<Record<ErrorCode, string>>;
+    /** This form's wording for any validation error of a field. */
+    fieldMessages?: Record<string, string>;
   },
 ): Promise<FormState> {
   const operator = (await currentOperator()) ?? (await signInRedirect());
   const { t, shared } = await dashboardCopy();
   const context = await dashboardRequestContext("POST");
-  const messages: Partial<Record<ErrorCode, string>> = { forbidden: t.errors.forbidden, environment_not_found: t.errors.notFound };
+  const messages: Partial<Record<ErrorCode, string>> = { forbidden: t.errors.forbidden, environment_not_found: t.errors.notFound, ...options.messages };
   try {
     const environment = await environmentForOperation(target.operation.auth, options.environmentId);
     return await options.then(await runOperatorOperation(target, operator, environment, input, context));
@@ -49,6 +53,7 @@ export async function runOperatorAction<E extends ServerEndpoint>(
       fields: options.fields,
       values: options.values,
       messages,
+      fieldMessages: options.fieldMessages,
       requestId: context.requestId,
     });
   }

@@ -20,6 +20,8 @@ export interface FormState {
   recoveryCodes?: string[];
   /** Where "continue" leads once the recovery codes are saved (enrollment during sign-in). */
   continueUrl?: string;
+  /** A secret just made (a dashboard's new secret key): shown in this one answer, never again. */
+  secret?: string;
 }
 
 /** POST /_svc/users/me/mfa/totp's answer (and its sign-in twin's): the secret, as a URI and as a QR code. */
