@@ -76,19 +76,20 @@ export function SecretKeysCard({ t, environmentId, canWrite, canRevealSecrets, f
                     <td>{key.revokedAt ? <Badge tone="neutral">{copy.revoked}</Badge> : <Badge tone="accent">{copy.active}</Badge>}</td>
                     {canWrite ? (
                       <td>
-                        {key.revokedAt ? null : (
-                          <details className={styles.details}>
-                            <summary>{copy.revoke}</summary>
-                            <ActionForm action={revokeSecretKeyAction} hidden={{ env: environmentId, keyId: key.id }} aria-label={`${copy.revoke} ${key.displayPrefix}`}>
+                        {/* The form stays once the key is revoked, so its toast outlives the re-rendered row. */}
+                        <ActionForm action={revokeSecretKeyAction} hidden={{ env: environmentId, keyId: key.id }} aria-label={`${copy.revoke} ${key.displayPrefix}`}>
+                          {key.revokedAt ? null : (
+                            <details className={styles.details}>
+                              <summary>{copy.revoke}</summary>
                               <p className={styles.muted}>{copy.revokeConfirm}</p>
                               <FormStatus errorsOnly />
-                              <ResultToast />
                               <FormActions>
                                 <SubmitButton variant="danger">{copy.revoke}</SubmitButton>
                               </FormActions>
-                            </ActionForm>
-                          </details>
-                        )}
+                            </details>
+                          )}
+                          <ResultToast />
+                        </ActionForm>
                       </td>
                     ) : null}
                   </tr>
