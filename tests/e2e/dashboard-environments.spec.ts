@@ -57,18 +57,18 @@ test("an admin creates an application, sees its secret key once, manages keys, o
 
   // Origins: a bad line is refused in place, a good one saved.
   const origins = region(page, "Allowed origins");
-  await origins.getByLabel("Allowed origins").fill("not an origin");
+  await origins.getByRole("textbox", { name: "Allowed origins" }).fill("not an origin");
   await origins.getByRole("button", { name: "Save origins" }).click();
   await expect(origins.getByRole("alert")).not.toBeEmpty();
   await checkPage(page, "dashboard-api-keys-origins-error");
-  await origins.getByLabel("Allowed origins").fill("https://e2e-origin.example.com");
+  await origins.getByRole("textbox", { name: "Allowed origins" }).fill("https://e2e-origin.example.com");
   await origins.getByRole("button", { name: "Save origins" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Allowed origins saved." })).toBeVisible();
 
   // At 390 px the page still works.
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
-  await expect(region(page, "Allowed origins").getByLabel("Allowed origins")).toHaveValue("https://e2e-origin.example.com");
+  await expect(region(page, "Allowed origins").getByRole("textbox", { name: "Allowed origins" })).toHaveValue("https://e2e-origin.example.com");
   await checkPage(page, "dashboard-api-keys-390");
   await page.setViewportSize({ width: 1280, height: 900 });
 
