@@ -52,7 +52,7 @@ export function SecretKeysCard({ t, environmentId, canWrite, canRevealSecrets, f
         {keys.length === 0 ? (
           <p className={styles.muted}>{copy.noKeys}</p>
         ) : (
-          <div className={styles.tableWrap}>
+          <div className={styles.tableWrap} tabIndex={0}>
             <table className={styles.table} aria-label={copy.secretKeys}>
               <thead>
                 <tr>
@@ -119,7 +119,7 @@ export function SigningKeysCard({ t, environmentId, canWrite, formatDate, keys }
   return (
     <Card title={copy.signingKeys} lead={<p>{copy.signingHint}</p>}>
       <div className={styles.stack}>
-        <div className={styles.tableWrap}>
+        <div className={styles.tableWrap} tabIndex={0}>
           <table className={styles.table} aria-label={copy.signingKeys}>
             <thead>
               <tr>
