@@ -76,7 +76,7 @@ test("an admin creates an application, sees its secret key once, manages keys, o
   await page.goto("/dashboard/applications");
   const card = region(page, appName);
   const environment = card.getByTestId("environment");
-  await environment.getByText("Rename", { exact: true }).click();
+  await environment.locator("summary", { hasText: "Rename" }).click();
   await environment.getByLabel("New name").fill("Staging");
   await environment.getByRole("button", { name: "Rename" }).click();
   await expect(region(page, appName).getByTestId("environment")).toContainText("Staging");
