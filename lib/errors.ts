@@ -36,6 +36,7 @@ export const ERRORS = {
   last_owner: { status: 409, title: "Last owner" },
   organization_limit_reached: { status: 409, title: "Organization limit reached" },
   role_in_use: { status: 409, title: "Role in use" },
+  last_secret_key: { status: 409, title: "Last secret key" },
   invitation_revoked: { status: 410, title: "Invitation revoked" },
   payload_too_large: { status: 413, title: "Payload too large" },
   unsupported_media_type: { status: 415, title: "Unsupported media type" },

@@ -115,6 +115,19 @@ export const eventCatalogue = {
   "environment.settings_updated": { subject: null, data: z.strictObject({ keys: z.array(z.string()) }) },
   "environment.allowed_origins_replaced": { subject: null, data: z.strictObject({ origins: z.array(z.string()) }) },
   "signing_key.rotated": { subject: null, data: z.strictObject({ kid: z.string(), retired: z.array(z.string()) }) },
+  // Keys, hosts, applications and environments (the dashboard's API keys and Applications pages).
+  "api_key.created": { subject: null, data: z.strictObject({ keyId: z.uuid() }) },
+  "api_key.revoked": { subject: null, data: z.strictObject({ keyId: z.uuid() }) },
+  "environment.frontend_hosts_replaced": { subject: null, data: z.strictObject({ hosts: z.array(z.string()) }) },
+  "environment.renamed": { subject: null, data: z.strictObject({ name: z.string(), previousName: z.string() }) },
+  /**
+   * Application-level events, and an environment's deletion (whose own events go with
+   * it), are recorded in the dashboard's internal environment.
+   */
+  "application.created": { subject: null, data: z.strictObject({ applicationId: z.uuid(), name: z.string() }) },
+  "application.renamed": { subject: null, data: z.strictObject({ applicationId: z.uuid(), name: z.string(), previousName: z.string() }) },
+  "application.deleted": { subject: null, data: z.strictObject({ applicationId: z.uuid(), name: z.string(), environments: count }) },
+  "environment.deleted": { subject: null, data: z.strictObject({ applicationId: z.uuid(), environmentId: z.uuid(), name: z.string() }) },
   "jwt_template.created": { subject: "jwt_template", data: templateName },
   "jwt_template.updated": { subject: "jwt_template", data: fieldNames },
   "jwt_template.deleted": { subject: "jwt_template", data: templateName },

@@ -2,7 +2,7 @@ import { AppError } from "../errors";
 import { retryReadOnce, serviceUnavailableFor } from "../http/database-faults";
 import type { RawInput } from "../operation/endpoint";
 import { dashboardRequestContext } from "./dashboard-request";
-import { findDashboardEnvironment } from "./environments";
+import { environmentForOperation } from "./environments";
 import { requireOperator } from "./operator-session";
 import { runOperatorOperation } from "./run-operator-operation";
 
@@ -28,7 +28,8 @@ export type LoadResult<T> =
 export async function loadOperation<E extends ServerEndpoint>(
   target: E,
   input: RawInput,
-  options: { environmentId: string },
+  /** The chosen environment; null for a dashboard-only operation, which spans them (applications). */
+  options: { environmentId: string | null },
 ): Promise<LoadResult<ResultOf<E>>> {
   // A page renders on every GET and prefetch, and its read may run twice: it may load
   // only what an operation declares a read (a write belongs in runOperatorAction).
@@ -38,8 +39,7 @@ export async function loadOperation<E extends ServerEndpoint>(
   const operator = await requireOperator();
   const context = await dashboardRequestContext("GET");
   try {
-    const environment = await findDashboardEnvironment(options.environmentId);
-    if (!environment) throw new AppError("resource_not_found", "No environment with this id.");
+    const environment = await environmentForOperation(target.operation.auth, options.environmentId);
     const data = await retryReadOnce(() => runOperatorOperation(target, operator, environment, input, context));
     return { kind: "ok", data };
   } catch (error) {

@@ -5,7 +5,7 @@ import { errorState } from "../hosted/form-errors";
 import type { FormState } from "../hosted/form-state";
 import type { RawInput } from "../operation/endpoint";
 import { dashboardRequestContext } from "./dashboard-request";
-import { findDashboardEnvironment } from "./environments";
+import { environmentForOperation } from "./environments";
 import { dashboardCopy } from "./i18n/messages";
 import { currentOperator, signInRedirect } from "./operator-session";
 import { runOperatorOperation } from "./run-operator-operation";
@@ -26,15 +26,17 @@ export async function runOperatorAction<E extends ServerEndpoint>(
   target: E,
   input: RawInput,
   options: {
-    environmentId: string;
+    /** The environment the form acts in; null for a dashboard-only operation (applications). */
+    environmentId: string | null;
     /** The form's input names: errors for other fields become the form-level message. */
     fields: readonly string[];
     /** Non-secret values echoed back to a form re-rendered without JavaScript. */
     values?: Record<string, string>;
-    /** This form's wording for a code, or for any error of one field (see ErrorOptions). */
-    messages?: Partial<Record<ErrorCode, string>>;
-    fieldMessages?: Record<string, string>;
     then: (result: ResultOf<E>) => FormState | Promise<FormState>;
+    /** This form's wording for an error code (e.g. 409 last_secret_key), over the shared wording. */
+    messages?: Partial<Record<ErrorCode, string>>;
+    /** This form's wording for any validation error of a field. */
+    fieldMessages?: Record<string, string>;
   },
 ): Promise<FormState> {
   const operator = (await currentOperator()) ?? (await signInRedirect());
@@ -42,8 +44,7 @@ export async function runOperatorAction<E extends ServerEndpoint>(
   const context = await dashboardRequestContext("POST");
   const messages: Partial<Record<ErrorCode, string>> = { forbidden: t.errors.forbidden, environment_not_found: t.errors.notFound, ...options.messages };
   try {
-    const environment = await findDashboardEnvironment(options.environmentId);
-    if (!environment) throw new AppError("resource_not_found", "No environment with this id.");
+    const environment = await environmentForOperation(target.operation.auth, options.environmentId);
     return await options.then(await runOperatorOperation(target, operator, environment, input, context));
   } catch (error) {
     unstable_rethrow(error);

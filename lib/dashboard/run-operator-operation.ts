@@ -7,8 +7,8 @@ import type { RequestContext } from "../operation/request-context";
 import { ResponseEffects } from "../operation/response-effects";
 import { SeeOther } from "../operation/see-other";
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Server API endpoint, whatever its schemas
-type ServerEndpoint<R> = Endpoint<any, any, any, R extends undefined ? undefined : any, "server">;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Server API or dashboard-only endpoint, whatever its schemas
+type ServerEndpoint<R> = Endpoint<any, any, any, R extends undefined ? undefined : any, "server" | "operator">;
 
 /**
  * Runs a Server API operation for a dashboard operator acting in one environment,
@@ -17,12 +17,14 @@ type ServerEndpoint<R> = Endpoint<any, any, any, R extends undefined ? undefined
  * the operation's declared `operatorPermission` (a viewer reads, never writes). The
  * dashboard's forms (runOperatorAction) and pages (loadOperation) both come here,
  * so an operator can never do through a form what the Server API would refuse.
- * Events the operation writes name the operator as their actor.
+ * Events the operation writes name the operator as their actor. A dashboard-only
+ * operation (auth `operator`: applications and environments) runs in no environment
+ * (null), through the same pipeline and the same role check.
  */
 export async function runOperatorOperation<E extends ServerEndpoint<unknown>>(
   target: E,
   operator: OperatorIdentity,
-  environment: EnvironmentContext,
+  environment: EnvironmentContext | null,
   input: RawInput,
   context: RequestContext,
 ): Promise<Exclude<Infer<E["operation"]["response"]["schema"]>, SeeOther>> {

@@ -1,9 +1,10 @@
-import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { preparedStatement } from "@/db/prepared";
 import { apiKeys, environments } from "@/db/schema";
 import { randomToken, sha256 } from "../crypto/tokens";
 import { AppError } from "../errors";
+import { logUnexpectedError } from "../log";
 import { toEnvironmentContext, type EnvironmentContext } from "./context";
 
 type EnvironmentKind = EnvironmentContext["kind"];
@@ -47,6 +48,7 @@ export async function listSecretKeys(db: Database, environmentId: string) {
       displayPrefix: apiKeys.displayPrefix,
       label: apiKeys.label,
       createdAt: apiKeys.createdAt,
+      lastUsedAt: apiKeys.lastUsedAt,
       revokedAt: apiKeys.revokedAt,
     })
     .from(apiKeys)
@@ -89,5 +91,31 @@ export async function resolveSecretKey(
   );
   const [row] = await byHash.execute({ keyHash: sha256(presented) });
   if (!row) throw new AppError("unauthorized", "The secret key is invalid or has been revoked.");
+  await noteSecretKeyUse(db, row.keyId);
   return { environment: toEnvironmentContext(row.environment), keyId: row.keyId };
+}
+
+/** `last_used_at` is kept to the minute: a key used on every request is written once a minute, not per request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+/** When this process last wrote each key's `last_used_at`, so most requests skip the write altogether. */
+const lastNoted = new Map<string, number>();
+
+/**
+ * Records that a secret key was just used: at most once a minute per key, by one
+ * conditional UPDATE (other processes may have written it meanwhile), never failing
+ * the request it serves: a failed write is logged and the request goes on.
+ */
+async function noteSecretKeyUse(db: Database, keyId: string): Promise<void> {
+  const now = Date.now();
+  if ((lastNoted.get(keyId) ?? 0) > now - LAST_USED_RESOLUTION_MS) return;
+  if (lastNoted.size > 10_000) lastNoted.clear();
+  lastNoted.set(keyId, now);
+  try {
+    await db
+      .update(apiKeys)
+      .set({ lastUsedAt: sql`now()` })
+      .where(and(eq(apiKeys.id, keyId), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, sql`now() - interval '1 minute'`))));
+  } catch (error) {
+    logUnexpectedError(`secret_key_last_used_${keyId}`, error);
+  }
 }

@@ -79,14 +79,17 @@ export async function createEnvironment(
   );
 }
 
-/** Runs a write that sets frontend hosts; a host held by another environment becomes 409 identifier_exists. */
-async function refuseTakenHost<T>(host: string, write: () => Promise<T>): Promise<T> {
+/**
+ * Runs a write that sets frontend hosts; a host held by another environment becomes
+ * 409 identifier_exists, on `field` (the body's field that named the host or hosts).
+ */
+export async function refuseTakenHost<T>(host: string, write: () => Promise<T>, field = "frontendHost"): Promise<T> {
   try {
     return await write();
   } catch (error) {
     if (violatedConstraint(error) === "environment_frontend_hosts_pkey") {
       throw new AppError("identifier_exists", `The frontend host ${host} already serves another environment; choose another host.`, {
-        fieldErrors: [{ field: "frontendHost", code: "identifier_exists", message: "already serves another environment" }],
+        fieldErrors: [{ field, code: "identifier_exists", message: "already serves another environment" }],
       });
     }
     throw error;

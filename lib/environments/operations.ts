@@ -1,6 +1,9 @@
 import { defineOperation } from "../operation/operation";
 import { allowedOriginsBody, allowedOriginsSchema } from "./allowed-origins";
+import { frontendHostsBody, frontendHostsSchema } from "./frontend-hosts";
+import { createdSecretKeySchema, createSecretKeyBody, secretKeyListSchema, secretKeyParams, secretKeySchema } from "./secret-keys";
 import { environmentSettingsPatchSchema, environmentSettingsSchema } from "./settings";
+import { signingKeyListSchema } from "./signing-key-list";
 
 const tags = ["Environment"];
 
@@ -56,4 +59,87 @@ export const updateEnvironmentSettingsOperation = defineOperation({
   body: environmentSettingsPatchSchema,
   response: { status: 200, description: "The settings after the merge.", schema: environmentSettingsSchema },
   errors: ["invalid_request", "unauthorized"],
+});
+
+export const listSecretKeysOperation = defineOperation({
+  operationId: "listSecretKeys",
+  method: "get",
+  path: "/api/server/v1/api-keys",
+  summary: "List secret keys",
+  description: "The environment's secret keys, newest first, revoked ones included. Never the key itself: `displayPrefix` is enough to recognise it. `lastUsedAt` is kept to the minute.",
+  tags,
+  auth: "server",
+  operatorPermission: "read",
+  response: { status: 200, description: "The secret keys.", schema: secretKeyListSchema },
+  errors: ["unauthorized"],
+});
+
+export const createSecretKeyOperation = defineOperation({
+  operationId: "createSecretKey",
+  method: "post",
+  path: "/api/server/v1/api-keys",
+  summary: "Create a secret key",
+  description: "Answers the new key in `secret`, this once: only its hash is stored. A dashboard operator needs the revealSecrets permission (a viewer never sees a secret).",
+  tags,
+  auth: "server",
+  operatorPermission: "revealSecrets",
+  body: createSecretKeyBody,
+  response: { status: 201, description: "The new key, with its secret.", schema: createdSecretKeySchema },
+  errors: ["invalid_request", "unauthorized"],
+});
+
+export const revokeSecretKeyOperation = defineOperation({
+  operationId: "revokeSecretKey",
+  method: "delete",
+  path: "/api/server/v1/api-keys/{keyId}",
+  summary: "Revoke a secret key",
+  description:
+    "The key stops working at once: the next request with it gets 401. A key of another environment, an unknown or an already revoked one is 404. The environment's last active key cannot be revoked (409 `last_secret_key`): create another one first, so the back-end is never locked out.",
+  tags,
+  auth: "server",
+  operatorPermission: "write",
+  params: secretKeyParams,
+  response: { status: 200, description: "The revoked key.", schema: secretKeySchema },
+  errors: ["invalid_request", "unauthorized", "resource_not_found", "last_secret_key"],
+});
+
+export const listSigningKeysOperation = defineOperation({
+  operationId: "listSigningKeys",
+  method: "get",
+  path: "/api/server/v1/signing-keys",
+  summary: "List signing keys",
+  description: "The environment's token signing keys, newest first (at most 50): the active one and the retired ones, public material only. `POST /signing-keys/rotate` makes a new one active.",
+  tags,
+  auth: "server",
+  operatorPermission: "read",
+  response: { status: 200, description: "The signing keys.", schema: signingKeyListSchema },
+  errors: ["unauthorized"],
+});
+
+export const getFrontendHostsOperation = defineOperation({
+  operationId: "getFrontendHosts",
+  method: "get",
+  path: "/api/server/v1/frontend-hosts",
+  summary: "List frontend hosts",
+  description: "The hosts (`host[:port]`) that serve the environment's Client API and hosted pages; the first is the primary.",
+  tags,
+  auth: "server",
+  operatorPermission: "read",
+  response: { status: 200, description: "The frontend hosts.", schema: frontendHostsSchema },
+  errors: ["unauthorized"],
+});
+
+export const replaceFrontendHostsOperation = defineOperation({
+  operationId: "replaceFrontendHosts",
+  method: "put",
+  path: "/api/server/v1/frontend-hosts",
+  summary: "Replace frontend hosts",
+  description:
+    "Replaces the list as a whole (1 to 20 hosts, normalised: lower case, punycode, no trailing dot, no default port; duplicates dropped). A host serves one environment only: one that already serves another is 409 `identifier_exists`.",
+  tags,
+  auth: "server",
+  operatorPermission: "write",
+  body: frontendHostsBody,
+  response: { status: 200, description: "The stored list.", schema: frontendHostsSchema },
+  errors: ["invalid_request", "unauthorized", "identifier_exists"],
 });

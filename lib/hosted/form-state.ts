@@ -25,6 +25,8 @@ export interface FormState {
    * its one-time token to the environment's hosted landing, never in a URL).
    */
   handoff?: { action: string; fields: Record<string, string> };
+  /** A secret just made (a dashboard's new secret key): shown in this one answer, never again. */
+  secret?: string;
 }
 
 /** POST /_svc/users/me/mfa/totp's answer (and its sign-in twin's): the secret, as a URI and as a QR code. */

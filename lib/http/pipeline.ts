@@ -9,7 +9,7 @@ import { authorizeSession, pendingGate } from "../sessions/authorize-session";
 import type { ActiveSession } from "../sessions/resolve-session";
 import { sessionActor } from "../sessions/impersonator";
 import { isRecentlyVerified } from "../sessions/reverification";
-import { operatorMay, type Caller, type OperatorPermission, type PresentedCredentials, type ServerCaller } from "../operation/caller";
+import { operatorMay, type Caller, type OperatorIdentity, type OperatorPermission, type PresentedCredentials, type ServerCaller } from "../operation/caller";
 import { serverActor, type Endpoint, type OperationInput, type RawInput } from "../operation/endpoint";
 import type { AuthLevel, Infer, Operation, OrganizationScope } from "../operation/operation";
 import type { ResponseEffects } from "../operation/response-effects";
@@ -34,16 +34,23 @@ function requireEnvironment(presented: PresentedCredentials): EnvironmentContext
  */
 function authorizeServer(presented: PresentedCredentials, permission: OperatorPermission): ServerCaller {
   const { environment, operator, secretKeyId } = presented;
-  if (environment && operator) {
-    if (!operatorMay(operator.role, permission)) {
-      throw new AppError("forbidden", `The ${operator.role} role may not do this (it needs the ${permission} permission).`, {
-        properties: { permission },
-      });
-    }
-    return { kind: "operator", environment, operator };
-  }
+  if (environment && operator) return { kind: "operator", environment, operator: authorizeOperator(operator, permission) };
   if (environment && secretKeyId) return { kind: "secretKey", environment, keyId: secretKeyId };
   throw new AppError("unauthorized", "Send a secret key as `Authorization: Bearer sk_...`.");
+}
+
+/**
+ * The one check of a dashboard operator's role against what an operation declares,
+ * for Server API operations run in an environment and dashboard-only `operator` ones
+ * alike.
+ */
+function authorizeOperator(operator: OperatorIdentity, permission: OperatorPermission): OperatorIdentity {
+  if (!operatorMay(operator.role, permission)) {
+    throw new AppError("forbidden", `The ${operator.role} role may not do this (it needs the ${permission} permission).`, {
+      properties: { permission },
+    });
+  }
+  return operator;
 }
 
 /** Applies the auth level to the caller: the facts the handler may rely on, or the error that stops it. */
@@ -59,6 +66,12 @@ async function authorize(operation: AnyOperation, presented: PresentedCredential
       // A server operation always declares its operator permission (lib/operation/operation.ts).
       const caller = authorizeServer(presented, operation.operatorPermission as OperatorPermission);
       return { environment: caller.environment, caller, actor: serverActor(caller, requestId) };
+    }
+    case "operator": {
+      // Dashboard-only: no environment, and never reached over HTTP (route() refuses the level).
+      if (!presented.operator) throw new AppError("unauthorized", "Sign in to the dashboard.");
+      const operator = authorizeOperator(presented.operator, operation.operatorPermission as OperatorPermission);
+      return { operator, actor: { type: "operator", id: operator.id, requestId } };
     }
     case "publishableKey":
       return { environment: requireEnvironment(presented), session: presented.session };

@@ -69,6 +69,8 @@ export function route<P extends ZodOrNone, Q extends ZodOrNone, B extends ZodOrN
   target: Endpoint<P, Q, B, R, A>,
 ): RouteHandler {
   const { operation } = target;
+  // Dashboard-only operations (auth "operator", lib/operation/operation.ts) have no HTTP credential.
+  if (operation.auth === "operator") throw new Error(`${operation.operationId} is dashboard-only; it cannot be served over HTTP`);
   // `retried`: a read whose database connection dropped runs once more (lib/http/database-faults.ts).
   const answer = async (request: Request, routeContext: RouteContext, requestId: string, retried: boolean): Promise<Response> => {
     const effects = new ResponseEffects();

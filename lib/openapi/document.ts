@@ -47,6 +47,8 @@ const SECURITY: Record<AuthLevel, Record<string, string[]>[]> = {
   session: SESSION_SECURITY,
   sensitiveSession: SESSION_SECURITY,
   none: [],
+  // Dashboard-only operations are never documented (skipped below); listed for the Record's completeness.
+  operator: [],
 };
 
 /** Answers any operation may give, documented once here rather than on every operation. */
@@ -119,6 +121,7 @@ export function openApiDocument() {
   if (cached) return cached;
   const paths: ZodOpenApiPathsObject = {};
   for (const operation of ALL_OPERATIONS) {
+    if (operation.auth === "operator") continue;
     paths[operation.path] = { ...paths[operation.path], [operation.method]: toOpenApi(operation) };
   }
   cached = createDocument({

@@ -4,7 +4,7 @@ import type { EnvironmentContext } from "../environments/context";
 import type { ActingMember } from "../organizations/memberships";
 import type { SessionState } from "../sessions/gates";
 import type { ActiveSession } from "../sessions/resolve-session";
-import type { Caller, ServerCaller } from "./caller";
+import type { Caller, OperatorIdentity, ServerCaller } from "./caller";
 import type { AuthLevel, Infer, Operation, SessionLevel } from "./operation";
 import type { RequestContext } from "./request-context";
 import type { ResponseEffects } from "./response-effects";
@@ -24,7 +24,9 @@ interface BaseInput<P, Q, B> {
 export type OperationInput<A extends AuthLevel, P, Q, B> = BaseInput<P, Q, B> &
   (A extends "server"
     ? { environment: EnvironmentContext; caller: ServerCaller; actor: Actor }
-    : A extends SessionLevel
+    : A extends "operator"
+      ? { operator: OperatorIdentity; actor: Actor }
+      : A extends SessionLevel
       ? {
           environment: EnvironmentContext;
           caller: Extract<Caller, { kind: "user" }>;

@@ -22,7 +22,13 @@ import type { OperatorPermission } from "./caller";
  * - `sensitiveSession`: an ACTIVE session whose user proved a factor recently
  *   (sign-in or reverification) — credential, address, factor, identity and
  *   session-ending changes, deletion; else 403 reverification_required;
- * - `none`: public documents.
+ * - `none`: public documents;
+ * - `operator`: a dashboard operator, in no environment, whose role grants the
+ *   operation's `operatorPermission`: the cross-environment operations (applications
+ *   and their environments, lib/applications). They are dashboard-only: never served
+ *   over HTTP (route() refuses them) and not in the public OpenAPI document, because
+ *   the Server API's credential, a secret key, belongs to one environment and so can
+ *   never be allowed to create, rename or delete environments.
  * A session opened by impersonation is refused every `sensitiveSession` operation,
  * and those that declare `impersonation: "refused"`, with 403 impersonation_forbidden.
  */
@@ -34,7 +40,8 @@ export type AuthLevel =
   | "pendingSession"
   | "session"
   | "sensitiveSession"
-  | "none";
+  | "none"
+  | "operator";
 
 export type SessionLevel = "pendingSession" | "session" | "sensitiveSession";
 
@@ -122,11 +129,11 @@ interface OperationFields<
 }
 
 /**
- * A `server` operation declares what an operator's role must grant to run it from
- * the dashboard (lib/operation/caller.ts); the pipeline checks it, so a form can
- * never do what the role may not. Other levels have no operators.
+ * A `server` (or dashboard-only `operator`) operation declares what an operator's role
+ * must grant to run it from the dashboard (lib/operation/caller.ts); the pipeline
+ * checks it, so a form can never do what the role may not. Other levels have no operators.
  */
-type OperatorClause<A extends AuthLevel> = A extends "server" ? { operatorPermission: OperatorPermission } : { operatorPermission?: never };
+type OperatorClause<A extends AuthLevel> = A extends "server" | "operator" ? { operatorPermission: OperatorPermission } : { operatorPermission?: never };
 
 /**
  * One API operation described once: the route kit and the action runners parse

@@ -92,6 +92,13 @@ test("an admin edits metadata, revokes a session, bans and unbans, impersonates 
   await expect(tab.getByText(/You are viewing as/)).toBeVisible();
   expect(tab.url()).not.toMatch(/token=/);
   await checkPage(tab, "dashboard-impersonation-account");
+  // Changing the password is the user's own: refused in place while impersonating.
+  const passwordForm = tab.getByRole("form", { name: "Password" });
+  await passwordForm.getByLabel("Current password").fill(PASSWORD);
+  await passwordForm.getByLabel("New password").fill("cobalt-meadow-parsnip-19");
+  await passwordForm.getByRole("button", { name: "Change password" }).click();
+  await expect(passwordForm.getByText("Not while impersonating: only the user can change this.")).toBeVisible();
+  await checkPage(tab, "dashboard-impersonation-password-refused");
   await tab.getByRole("button", { name: "End impersonation" }).click();
   await tab.waitForURL(/sign-in/);
   await tab.close();

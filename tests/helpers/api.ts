@@ -141,4 +141,12 @@ export const ALL_SERVER_OPERATIONS: OperationCase[] = [
   { name: "revoke organization invitation", method: "DELETE", path: ({ userId }) => `/organizations/${userId}/invitations/${userId}` },
   { name: "get organization roles", method: "GET", path: () => "/roles" },
   { name: "replace organization roles", method: "PUT", path: () => "/roles", body: { items: [] } },
+  { name: "list secret keys", method: "GET", path: () => "/api-keys" },
+  { name: "create secret key", method: "POST", path: () => "/api-keys", body: {} },
+  { name: "revoke secret key", method: "DELETE", path: ({ userId }) => `/api-keys/${userId}` },
+  { name: "list signing keys", method: "GET", path: () => "/signing-keys" },
+  { name: "get frontend hosts", method: "GET", path: () => "/frontend-hosts" },
+  { name: "replace frontend hosts", method: "PUT", path: () => "/frontend-hosts", body: { hosts: ["example.com"] } },
+  { name: "list audit events", method: "GET", path: () => "/audit-events" },
+  { name: "get activity summary", method: "GET", path: () => "/activity-summary" },
 ];

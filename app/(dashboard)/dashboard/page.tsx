@@ -4,7 +4,7 @@ import { EventList } from "@/components/dashboard/events/event-list";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
-import { listDashboardEnvironments } from "@/lib/dashboard/environments";
+import { chooseDashboardEnvironment } from "@/lib/dashboard/environments";
 import { dashboardCopy } from "@/lib/dashboard/i18n/messages";
 import { loadOperation } from "@/lib/dashboard/load-operation";
 import { requireOperator } from "@/lib/dashboard/operator-session";
@@ -27,9 +27,7 @@ export default async function DashboardHomePage({ searchParams }: Props) {
   const operator = await requireOperator();
   const copy = await dashboardCopy();
   const { t, locale } = copy;
-  const environments = await listDashboardEnvironments();
-  const chosen = (await searchParams).env;
-  const environment = environments.find((candidate) => candidate.environmentId === chosen) ?? environments[0] ?? null;
+  const { environments, environment } = await chooseDashboardEnvironment((await searchParams).env);
   const [activity, latest] = environment
     ? await Promise.all([
         loadOperation(getActivitySummaryEndpoint, {}, { environmentId: environment.environmentId }),

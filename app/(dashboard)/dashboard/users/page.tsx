@@ -20,7 +20,7 @@ import { UserSearchForm } from "@/components/dashboard/users/user-search-form";
 import { UsersTable } from "@/components/dashboard/users/users-table";
 import { Alert } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
-import { listDashboardEnvironments } from "@/lib/dashboard/environments";
+import { chooseDashboardEnvironment } from "@/lib/dashboard/environments";
 import { dashboardCopy } from "@/lib/dashboard/i18n/messages";
 import { loadOperation } from "@/lib/dashboard/load-operation";
 import { requireOperator } from "@/lib/dashboard/operator-session";
@@ -46,9 +46,7 @@ export default async function UsersPage({ searchParams }: Props) {
   const copy = await dashboardCopy();
   const { t, shared, locale } = copy;
   const params = await searchParams;
-  const environments = await listDashboardEnvironments();
-  const chosen = Array.isArray(params.env) ? params.env[0] : params.env;
-  const environment = environments.find((candidate) => candidate.environmentId === chosen) ?? environments[0] ?? null;
+  const { environments, environment } = await chooseDashboardEnvironment(params.env);
   const search = readUserSearch(params);
   const filtered = Boolean(search.name || search.email || search.after || search.before || search.status !== "any");
 

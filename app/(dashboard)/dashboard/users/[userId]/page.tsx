@@ -18,7 +18,7 @@ import {
 import { Alert } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
 import { TextLink } from "@/components/ui/text-link";
-import { listDashboardEnvironments } from "@/lib/dashboard/environments";
+import { chooseDashboardEnvironment } from "@/lib/dashboard/environments";
 import { dashboardCopy } from "@/lib/dashboard/i18n/messages";
 import { loadOperation } from "@/lib/dashboard/load-operation";
 import { requireOperator } from "@/lib/dashboard/operator-session";
@@ -63,9 +63,7 @@ export default async function UserPage({ params, searchParams }: Props) {
   const { t, locale } = copy;
   const { userId } = await params;
   const search = await searchParams;
-  const environments = await listDashboardEnvironments();
-  const chosen = Array.isArray(search.env) ? search.env[0] : search.env;
-  const environment = environments.find((candidate) => candidate.environmentId === chosen) ?? environments[0] ?? null;
+  const { environments, environment } = await chooseDashboardEnvironment(search.env);
   const environmentId = environment?.environmentId ?? "";
   const loaded = environment ? await loadOperation(getUserEndpoint, { params: { userId } }, { environmentId }).catch(notFoundOnBadInput) : null;
   const user = loaded?.kind === "ok" ? (loaded.data ?? null) : null;
