@@ -108,7 +108,9 @@ async function revocationEvents(organizationId: string) {
   const rows = await getDb()
     .select()
     .from(events)
-    .where(and(eq(events.subjectId, organizationId), eq(events.type, "organization.invitation_revoked")));
+    .where(and(eq(events.subjectId, organizationId), eq(events.type, "organization.invitation_revoked")))
+    // In the order they were written: the test names which revocation came first.
+    .orderBy(events.seq);
   return rows.map((row) => ({ invitationId: (row.data as { invitationId: string }).invitationId, actorType: row.actorType, actorId: row.actorId, requestId: row.requestId }));
 }
 
