@@ -10,6 +10,7 @@ import {
   listApplicationsEndpoint,
   renameApplicationEndpoint,
   renameEnvironmentEndpoint,
+  replaceFrontendHostsEndpoint,
 } from "@/lib/applications/endpoints";
 import { loadOperation } from "@/lib/dashboard/load-operation";
 import { runOperatorAction } from "@/lib/dashboard/run-operator-action";
@@ -115,7 +116,7 @@ describe("applications and environments (dashboard-only operations)", () => {
     expectProblem(await serverApi(added?.secretKey ?? "").get("/users/count"), 401, "unauthorized");
   });
 
-  it("the internal environment and its application are never listed, renamed, extended or deleted (404)", async () => {
+  it("the internal environment and its application are never listed, renamed, extended, re-hosted or deleted (404)", async () => {
     const internal = await internalEnvironment(getDb());
     const listed = await allApplications();
     expect(listed.some((app) => app.id === internal.applicationId)).toBe(false);
@@ -126,6 +127,7 @@ describe("applications and environments (dashboard-only operations)", () => {
       run(renameApplicationEndpoint, "owner", { params: { applicationId: internal.applicationId }, body: { name: "Mine" } }),
       run(deleteApplicationEndpoint, "owner", { params: { applicationId: internal.applicationId }, body: { confirmation: "Gatehouse dashboard" } }),
       run(addEnvironmentEndpoint, "owner", { params: { applicationId: internal.applicationId }, body: { name: "Sneaky" } }),
+      run(replaceFrontendHostsEndpoint, "owner", { params: { environmentId: internal.id }, body: { hosts: ["sneaky.example.test"] } }),
     ];
     for (const refusal of await Promise.all(attempts.map(refusalOf))) expect(refusal.code).toBe("resource_not_found");
     const [row] = await getDb().select().from(environments).where(eq(environments.id, internal.id));
@@ -141,6 +143,7 @@ describe("applications and environments (dashboard-only operations)", () => {
       run(renameEnvironmentEndpoint, "viewer", { params: { environmentId: env.environmentId }, body: { name: "Nope" } }),
       run(deleteEnvironmentEndpoint, "viewer", { params: { environmentId: env.environmentId }, body: { confirmation: "x" } }),
       run(deleteApplicationEndpoint, "viewer", { params: { applicationId: env.applicationId }, body: { confirmation: "x" } }),
+      run(replaceFrontendHostsEndpoint, "viewer", { params: { environmentId: env.environmentId }, body: { hosts: ["nope.example.test"] } }),
     ];
     for (const refusal of await Promise.all(writes.map(refusalOf))) expect(refusal.code).toBe("forbidden");
     expect((await env.api.get("/users/count")).status).toBe(200);
