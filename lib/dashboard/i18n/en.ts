@@ -288,6 +288,7 @@ export const en = {
       ready: "Ready: open the session within 10 minutes.",
       open: "Open as this user in a new tab",
       openHint: "Opens in a new tab. The link works once.",
+      opensAt: "Opens {origin}",
       banned: "Banned users cannot be impersonated. Unban them first.",
       gone: "This user is deleted: nobody can act as them.",
       notAllowed: "Only owners and admins can impersonate.",
