@@ -326,6 +326,8 @@ export const da: DashboardMessages = {
     openKeys: "API-nøgler",
     more: "Flere applikationer",
     readOnly: "Din rolle kan se, men ikke ændre noget her.",
+    staleCursor: "Linket til denne side virker ikke: det er ugyldigt, eller applikationen, det fortsatte fra, er slettet.",
+    firstPage: "Første side",
   },
   // API keys page (one environment's keys, hosts and origins).
   apiKeys: {

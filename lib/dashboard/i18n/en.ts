@@ -329,6 +329,8 @@ export const en = {
     openKeys: "API keys",
     more: "More applications",
     readOnly: "Your role can look, not change anything here.",
+    staleCursor: "This page link does not work: it is malformed, or the application it continued from has been deleted.",
+    firstPage: "First page",
   },
   // API keys page (one environment's keys, hosts and origins).
   apiKeys: {
