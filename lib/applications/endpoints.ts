@@ -1,4 +1,5 @@
 import { getDb } from "@/db/client";
+import { replaceFrontendHosts } from "../environments/frontend-hosts";
 import { endpoint } from "../operation/endpoint";
 import {
   addEnvironment,
@@ -17,6 +18,7 @@ import {
   listApplicationsOperation,
   renameApplicationOperation,
   renameEnvironmentOperation,
+  replaceFrontendHostsOperation,
 } from "./operations";
 
 /** The dashboard-only applications operations with their implementations (no route file serves them). */
@@ -36,6 +38,10 @@ export const renameApplicationEndpoint = endpoint(renameApplicationOperation, ({
 // rename an environment
 export const renameEnvironmentEndpoint = endpoint(renameEnvironmentOperation, ({ params, body, actor }) =>
   renameEnvironment(getDb(), params.environmentId, body.name, actor));
+
+// replace an environment's frontend hosts (an operator vouches for them: no ownership check exists)
+export const replaceFrontendHostsEndpoint = endpoint(replaceFrontendHostsOperation, ({ params, body, actor }) =>
+  replaceFrontendHosts(getDb(), params.environmentId, body.hosts, actor));
 
 // delete an environment and everything in it
 export const deleteEnvironmentEndpoint = endpoint(deleteEnvironmentOperation, ({ params, body, actor }) =>

@@ -1,4 +1,5 @@
 import type { ErrorCode } from "../errors";
+import { frontendHostsBody, frontendHostsSchema } from "../environments/frontend-hosts";
 import { defineOperation } from "../operation/operation";
 import {
   addEnvironmentBody,
@@ -17,7 +18,8 @@ import {
 /**
  * Applications and environments: dashboard-only operations (auth `operator`, see
  * lib/operation/operation.ts). A secret key belongs to one environment, so these
- * cross-environment operations are not Server API operations: they are not served
+ * cross-environment operations, and the one an operator must vouch for (frontend
+ * hosts), are not Server API operations: they are not served
  * over HTTP and not in the OpenAPI document (lib/openapi/operations.ts does not list
  * them), but the dashboard runs them through the same pipeline, which checks the
  * operator's role against each `operatorPermission`. Their `path` names them only.
@@ -93,6 +95,22 @@ export const renameEnvironmentOperation = defineOperation({
   body: renameBody,
   response: { status: 200, description: "The new name.", schema: renamedSchema },
   errors: [...errors, "resource_not_found"],
+});
+
+export const replaceFrontendHostsOperation = defineOperation({
+  operationId: "replaceFrontendHosts",
+  method: "put",
+  path: "dashboard:/environments/{environmentId}/frontend-hosts",
+  summary: "Replace an environment's frontend hosts",
+  description:
+    "Replaces the list as a whole (1 to 20 hosts, normalised: lower case, punycode, no trailing dot, no default port; duplicates dropped). A host serves one environment only: one that already serves another is 409 `identifier_exists`. Dashboard-only, not a Server API operation: nothing proves that the environment owns a host, and a frontend host receives the environment's hosted pages, session cookies and the dashboard's impersonation hand-off (an operator's token), so an operator who vouches for the hosts sets them, never a secret-key holder (who could point the environment at an attacker's host, or take a host another tenant needs). `GET /api/server/v1/frontend-hosts` still reads them.",
+  tags,
+  auth: "operator",
+  operatorPermission: "write",
+  params: environmentParams,
+  body: frontendHostsBody,
+  response: { status: 200, description: "The stored list.", schema: frontendHostsSchema },
+  errors: [...errors, "resource_not_found", "identifier_exists"],
 });
 
 export const deleteEnvironmentOperation = defineOperation({

@@ -79,6 +79,13 @@ export async function createEnvironment(
   );
 }
 
+/** 409 identifier_exists for a frontend host held by another environment, on `field` (the body's field that named it). */
+export function takenHostError(host: string, field = "frontendHost"): AppError {
+  return new AppError("identifier_exists", `The frontend host ${host} already serves another environment; choose another host.`, {
+    fieldErrors: [{ field, code: "identifier_exists", message: "already serves another environment" }],
+  });
+}
+
 /**
  * Runs a write that sets frontend hosts; a host held by another environment becomes
  * 409 identifier_exists, on `field` (the body's field that named the host or hosts).
@@ -87,11 +94,7 @@ export async function refuseTakenHost<T>(host: string, write: () => Promise<T>, 
   try {
     return await write();
   } catch (error) {
-    if (violatedConstraint(error) === "environment_frontend_hosts_pkey") {
-      throw new AppError("identifier_exists", `The frontend host ${host} already serves another environment; choose another host.`, {
-        fieldErrors: [{ field, code: "identifier_exists", message: "already serves another environment" }],
-      });
-    }
+    if (violatedConstraint(error) === "environment_frontend_hosts_pkey") throw takenHostError(host, field);
     throw error;
   }
 }

@@ -1,6 +1,6 @@
 import { defineOperation } from "../operation/operation";
 import { allowedOriginsBody, allowedOriginsSchema } from "./allowed-origins";
-import { frontendHostsBody, frontendHostsSchema } from "./frontend-hosts";
+import { frontendHostsSchema } from "./frontend-hosts";
 import { createdSecretKeySchema, createSecretKeyBody, secretKeyListSchema, secretKeyParams, secretKeySchema } from "./secret-keys";
 import { environmentSettingsPatchSchema, environmentSettingsSchema } from "./settings";
 import { signingKeyListSchema } from "./signing-key-list";
@@ -121,25 +121,11 @@ export const getFrontendHostsOperation = defineOperation({
   method: "get",
   path: "/api/server/v1/frontend-hosts",
   summary: "List frontend hosts",
-  description: "The hosts (`host[:port]`) that serve the environment's Client API and hosted pages; the first is the primary.",
+  description:
+    "The hosts (`host[:port]`) that serve the environment's Client API and hosted pages; the first is the primary. Read-only here: an operator sets them in the dashboard (or `env create` of the CLI), since nothing proves that an environment owns a host.",
   tags,
   auth: "server",
   operatorPermission: "read",
   response: { status: 200, description: "The frontend hosts.", schema: frontendHostsSchema },
   errors: ["unauthorized"],
-});
-
-export const replaceFrontendHostsOperation = defineOperation({
-  operationId: "replaceFrontendHosts",
-  method: "put",
-  path: "/api/server/v1/frontend-hosts",
-  summary: "Replace frontend hosts",
-  description:
-    "Replaces the list as a whole (1 to 20 hosts, normalised: lower case, punycode, no trailing dot, no default port; duplicates dropped). A host serves one environment only: one that already serves another is 409 `identifier_exists`.",
-  tags,
-  auth: "server",
-  operatorPermission: "write",
-  body: frontendHostsBody,
-  response: { status: 200, description: "The stored list.", schema: frontendHostsSchema },
-  errors: ["invalid_request", "unauthorized", "identifier_exists"],
 });

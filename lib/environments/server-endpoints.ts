@@ -1,6 +1,5 @@
 import { endpoint } from "../operation/endpoint";
 import { replaceAllowedOrigins } from "./allowed-origins";
-import { replaceFrontendHosts } from "./frontend-hosts";
 import {
   createSecretKeyOperation,
   getAllowedOriginsOperation,
@@ -9,7 +8,6 @@ import {
   listSecretKeysOperation,
   listSigningKeysOperation,
   replaceAllowedOriginsOperation,
-  replaceFrontendHostsOperation,
   revokeSecretKeyOperation,
   updateEnvironmentSettingsOperation,
 } from "./operations";
@@ -57,6 +55,3 @@ export const listSigningKeysEndpoint = endpoint(listSigningKeysOperation, ({ env
 // GET /api/server/v1/frontend-hosts — the hosts serving the environment
 export const getFrontendHostsEndpoint = endpoint(getFrontendHostsOperation, async ({ environment }) => ({ hosts: environment.frontendHosts }));
 
-// PUT /api/server/v1/frontend-hosts — replace the list
-export const replaceFrontendHostsEndpoint = endpoint(replaceFrontendHostsOperation, ({ environment, body, actor }) =>
-  replaceFrontendHosts(getDb(), environment.id, body.hosts, actor));

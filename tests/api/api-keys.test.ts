@@ -4,8 +4,10 @@ import { getDb } from "@/db/client";
 import { apiKeys, environments, events } from "@/db/schema";
 import { runOperatorOperation } from "@/lib/dashboard/run-operator-operation";
 import { findEnvironment } from "@/lib/environments/context";
-import { createSecretKeyEndpoint, listSecretKeysEndpoint, revokeSecretKeyEndpoint } from "@/lib/environments/server-endpoints";
+import { replaceFrontendHostsEndpoint } from "@/lib/applications/endpoints";
+import { createSecretKeyEndpoint, getFrontendHostsEndpoint, listSecretKeysEndpoint, revokeSecretKeyEndpoint } from "@/lib/environments/server-endpoints";
 import type { OperatorRole } from "@/lib/operation/caller";
+import { internalEnvironment } from "@/lib/operators/internal-environment";
 import { expectProblem, problemFields, refusalOf, serverApi } from "../helpers/api";
 import { newEnvironment, unknownId } from "../helpers/fixtures";
 
@@ -164,37 +166,79 @@ describe("GET /api/server/v1/signing-keys", () => {
   });
 });
 
-describe("GET|PUT /api/server/v1/frontend-hosts", () => {
-  it("replaces the hosts (normalised, deduplicated), the environment answers on the new host; a taken host is 409", async () => {
+describe("GET /api/server/v1/frontend-hosts", () => {
+  it("a secret key reads its environment's hosts", async () => {
     const env = await newEnvironment();
-    const other = await newEnvironment();
-    const put = await env.api.put("/frontend-hosts", { hosts: ["App.Example.Test.", "app.example.test", "second.example.test"] });
-    expect(put.status).toBe(200);
-    expect(put.body.hosts).toEqual(["app.example.test", "second.example.test"]);
-    expect((await env.api.get("/frontend-hosts")).body.hosts).toEqual(["app.example.test", "second.example.test"]);
-    const taken = await other.api.put("/frontend-hosts", { hosts: ["APP.example.test"] });
-    expectProblem(taken, 409, "identifier_exists");
-    expect(taken.body.detail).toContain("app.example.test");
-    expect((await other.api.get("/frontend-hosts")).body.hosts).toEqual([other.frontendHost]);
-    const [row] = await getDb().select().from(environments).where(eq(environments.id, env.environmentId));
-    expect(row?.frontendHosts).toEqual(["app.example.test", "second.example.test"]);
+    const listed = await env.api.get("/frontend-hosts");
+    expect(listed.status).toBe(200);
+    expect(listed.body.hosts).toEqual([env.frontendHost]);
   });
 
-  it("hostile input: no host, a path, a URL, a script, too many: 400, nothing changes", async () => {
+  it("regression: a secret key cannot replace the hosts (PUT is 405 with Allow), so it cannot point the environment at a host nobody vouched for", async () => {
     const env = await newEnvironment();
-    for (const hosts of [[], ["example.test/path"], ["https://example.test"], ["<script>"], Array.from({ length: 21 }, (_, i) => `h${i}.example.test`), "example.test", [null]]) {
-      expectProblem(await env.api.put("/frontend-hosts", { hosts }), 400, "invalid_request");
-    }
-    expectProblem(await env.api.put("/frontend-hosts", { hosts: ["ok.example.test"], extra: 1 }), 400, "invalid_request");
+    const put = await env.api.put("/frontend-hosts", { hosts: ["attacker.example.test"] });
+    expectProblem(put, 405, "method_not_allowed");
+    expect(put.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+    expect((await env.api.get("/frontend-hosts")).body.hosts).toEqual([env.frontendHost]);
+    const [row] = await getDb().select().from(environments).where(eq(environments.id, env.environmentId));
+    expect(row?.frontendHosts).toEqual([env.frontendHost]);
+    const replaced = await getDb().select().from(events).where(and(eq(events.environmentId, env.environmentId), eq(events.type, "environment.frontend_hosts_replaced")));
+    expect(replaced).toHaveLength(0);
+  });
+});
+
+describe("replacing frontend hosts (dashboard-only operation)", () => {
+  const replace = (role: OperatorRole, environmentId: string, body: unknown) =>
+    runOperatorOperation(replaceFrontendHostsEndpoint, operator(role), null, { params: { environmentId }, body }, context);
+
+  it("an admin replaces the hosts (normalised, deduplicated) with its event naming the operator; the secret key reads them", async () => {
+    const env = await newEnvironment();
+    const replaced = await replace("admin", env.environmentId, { hosts: ["App.Example.Test.", "app.example.test", "second.example.test"] });
+    expect(replaced).toEqual({ hosts: ["app.example.test", "second.example.test"] });
+    expect((await env.api.get("/frontend-hosts")).body.hosts).toEqual(["app.example.test", "second.example.test"]);
+    const [event] = await getDb().select().from(events).where(and(eq(events.environmentId, env.environmentId), eq(events.type, "environment.frontend_hosts_replaced")));
+    expect(event).toMatchObject({ actorType: "operator", actorId: "op_admin", data: { hosts: ["app.example.test", "second.example.test"] } });
+  });
+
+  it("a host that serves another environment is 409 identifier_exists naming it; nothing changes", async () => {
+    const env = await newEnvironment();
+    const other = await newEnvironment();
+    const taken = await refusalOf(replace("owner", other.environmentId, { hosts: ["fresh.example.test", env.frontendHost.toUpperCase()] }));
+    expect(taken).toMatchObject({ code: "identifier_exists", status: 409 });
+    expect(taken.message).toContain(env.frontendHost);
+    expect(taken.fieldErrors?.[0]?.field).toBe("hosts");
+    expect((await other.api.get("/frontend-hosts")).body.hosts).toEqual([other.frontendHost]);
     expect((await env.api.get("/frontend-hosts")).body.hosts).toEqual([env.frontendHost]);
   });
 
-  it("a viewer reads hosts but cannot replace them", async () => {
+  it("a viewer reads the hosts but is refused the replacement (403 forbidden naming write); nothing changes", async () => {
     const env = await newEnvironment();
     const environment = await environmentOf(env.environmentId);
-    const { getFrontendHostsEndpoint, replaceFrontendHostsEndpoint } = await import("@/lib/environments/server-endpoints");
     expect(await runOperatorOperation(getFrontendHostsEndpoint, operator("viewer"), environment, {}, context)).toEqual({ hosts: [env.frontendHost] });
-    const refused = await refusalOf(runOperatorOperation(replaceFrontendHostsEndpoint, operator("viewer"), environment, { body: { hosts: ["x.example.test"] } }, context));
+    const refused = await refusalOf(replace("viewer", env.environmentId, { hosts: ["x.example.test"] }));
     expect(refused.code).toBe("forbidden");
+    expect(refused.properties).toMatchObject({ permission: "write" });
+    expect((await env.api.get("/frontend-hosts")).body.hosts).toEqual([env.frontendHost]);
+  });
+
+  it("an unknown environment and the dashboard's internal one are 404; a malformed id is 400", async () => {
+    const internal = await internalEnvironment(getDb());
+    expect((await refusalOf(replace("owner", unknownId(), { hosts: ["x.example.test"] }))).code).toBe("resource_not_found");
+    expect((await refusalOf(replace("owner", internal.id, { hosts: ["x.example.test"] }))).code).toBe("resource_not_found");
+    // Not even a host another environment holds tells the internal environment apart from an unknown one.
+    const env = await newEnvironment();
+    expect((await refusalOf(replace("owner", internal.id, { hosts: [env.frontendHost] }))).code).toBe("resource_not_found");
+    expect((await refusalOf(replace("owner", "not-a-uuid", { hosts: ["x.example.test"] }))).code).toBe("invalid_request");
+    const [row] = await getDb().select().from(environments).where(eq(environments.id, internal.id));
+    expect(row?.frontendHosts).toEqual(internal.frontendHosts);
+  });
+
+  it("hostile input: no host, a path, a URL, a script, too many, an unknown field: 400, nothing changes", async () => {
+    const env = await newEnvironment();
+    for (const hosts of [[], ["example.test/path"], ["https://example.test"], ["<script>"], Array.from({ length: 21 }, (_, i) => `h${i}.example.test`), "example.test", [null]]) {
+      expect((await refusalOf(replace("admin", env.environmentId, { hosts }))).code).toBe("invalid_request");
+    }
+    expect((await refusalOf(replace("admin", env.environmentId, { hosts: ["ok.example.test"], extra: 1 }))).code).toBe("invalid_request");
+    expect((await env.api.get("/frontend-hosts")).body.hosts).toEqual([env.frontendHost]);
   });
 });

@@ -1,7 +1,10 @@
 import { and, eq } from "drizzle-orm";
+import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it, vi } from "vitest";
+import ApplicationsPage from "@/app/(dashboard)/dashboard/applications/page";
 import { getDb } from "@/db/client";
 import { applications, environments, events, users } from "@/db/schema";
+import { SYSTEM_ACTOR } from "@/lib/audit/record-event";
 import {
   addEnvironmentEndpoint,
   createApplicationEndpoint,
@@ -10,18 +13,22 @@ import {
   listApplicationsEndpoint,
   renameApplicationEndpoint,
   renameEnvironmentEndpoint,
+  replaceFrontendHostsEndpoint,
 } from "@/lib/applications/endpoints";
+import { operatorSignInAction } from "@/lib/dashboard/actions/sign-in";
 import { loadOperation } from "@/lib/dashboard/load-operation";
 import { runOperatorAction } from "@/lib/dashboard/run-operator-action";
 import { runOperatorOperation } from "@/lib/dashboard/run-operator-operation";
 import { route } from "@/lib/http/route";
-import { successState } from "@/lib/hosted/form-state";
+import { IDLE_STATE, successState } from "@/lib/hosted/form-state";
 import type { OperatorRole } from "@/lib/operation/caller";
 import { ALL_OPERATIONS } from "@/lib/openapi/operations";
+import { createOperator } from "@/lib/operators/create-operator";
 import { internalEnvironment } from "@/lib/operators/internal-environment";
+import { setOperatorPassword } from "@/lib/operators/sign-in-link";
 import { call, expectProblem, refusalOf, serverApi } from "../helpers/api";
-import { createUser, newEnvironment, uniqueEmail, unknownId } from "../helpers/fixtures";
-import { orRedirect, signIn } from "../helpers/hosted-page-browser";
+import { createUser, newEnvironment, STRONG_PASSWORD, uniqueEmail, unknownId } from "../helpers/fixtures";
+import { orRedirect, pageBrowser, signIn } from "../helpers/hosted-page-browser";
 
 vi.mock("next/headers", () => import("../helpers/hosted-page-browser").then((browser) => browser.nextHeaders));
 
@@ -115,7 +122,7 @@ describe("applications and environments (dashboard-only operations)", () => {
     expectProblem(await serverApi(added?.secretKey ?? "").get("/users/count"), 401, "unauthorized");
   });
 
-  it("the internal environment and its application are never listed, renamed, extended or deleted (404)", async () => {
+  it("the internal environment and its application are never listed, renamed, extended, re-hosted or deleted (404)", async () => {
     const internal = await internalEnvironment(getDb());
     const listed = await allApplications();
     expect(listed.some((app) => app.id === internal.applicationId)).toBe(false);
@@ -126,6 +133,7 @@ describe("applications and environments (dashboard-only operations)", () => {
       run(renameApplicationEndpoint, "owner", { params: { applicationId: internal.applicationId }, body: { name: "Mine" } }),
       run(deleteApplicationEndpoint, "owner", { params: { applicationId: internal.applicationId }, body: { confirmation: "Gatehouse dashboard" } }),
       run(addEnvironmentEndpoint, "owner", { params: { applicationId: internal.applicationId }, body: { name: "Sneaky" } }),
+      run(replaceFrontendHostsEndpoint, "owner", { params: { environmentId: internal.id }, body: { hosts: ["sneaky.example.test"] } }),
     ];
     for (const refusal of await Promise.all(attempts.map(refusalOf))) expect(refusal.code).toBe("resource_not_found");
     const [row] = await getDb().select().from(environments).where(eq(environments.id, internal.id));
@@ -141,6 +149,7 @@ describe("applications and environments (dashboard-only operations)", () => {
       run(renameEnvironmentEndpoint, "viewer", { params: { environmentId: env.environmentId }, body: { name: "Nope" } }),
       run(deleteEnvironmentEndpoint, "viewer", { params: { environmentId: env.environmentId }, body: { confirmation: "x" } }),
       run(deleteApplicationEndpoint, "viewer", { params: { applicationId: env.applicationId }, body: { confirmation: "x" } }),
+      run(replaceFrontendHostsEndpoint, "viewer", { params: { environmentId: env.environmentId }, body: { hosts: ["nope.example.test"] } }),
     ];
     for (const refusal of await Promise.all(writes.map(refusalOf))) expect(refusal.code).toBe("forbidden");
     expect((await env.api.get("/users/count")).status).toBe(200);
@@ -165,5 +174,45 @@ describe("applications and environments (dashboard-only operations)", () => {
     );
     expect(action).toEqual({ redirect: "/dashboard/sign-in" });
     expect((await env.api.get("/users/count")).status).toBe(200);
+  });
+});
+
+/** The dashboard browser's next request, with the cookies in its jar. */
+function browse() {
+  const cookie = [...pageBrowser.jar].map(([name, value]) => `${name}=${value}`).join("; ");
+  pageBrowser.headers = new Headers({ host: "localhost:3000", "accept-language": "en", "x-forwarded-for": "198.51.100.7", ...(cookie ? { cookie } : {}) });
+}
+
+/** Signs the page browser in to the dashboard as a new viewer. */
+async function signInAsViewer() {
+  signIn(null);
+  browse();
+  const email = uniqueEmail("op-viewer");
+  const { signInLink } = await createOperator(getDb(), { email, role: "viewer" }, SYSTEM_ACTOR);
+  await setOperatorPassword(getDb(), { token: new URL(signInLink.url).searchParams.get("token") ?? "", password: STRONG_PASSWORD }, context);
+  const form = new FormData();
+  form.set("email", email);
+  form.set("password", STRONG_PASSWORD);
+  await orRedirect(() => operatorSignInAction(IDLE_STATE, form));
+  browse();
+}
+
+describe("the Applications page", () => {
+  const render = async (search: Record<string, string>) => renderToStaticMarkup(await ApplicationsPage({ searchParams: Promise.resolve(search) }));
+
+  it("regression: a junk cursor, or the id of no listed application, is said in place with the first page's link, not a 500", async () => {
+    const env = await newEnvironment();
+    await signInAsViewer();
+    for (const cursor of ["junk", unknownId()]) {
+      const html = await render({ cursor });
+      expect(html).toContain("This page link does not work");
+      expect(html).toContain('href="/dashboard/applications"');
+      expect(html).toContain("First page");
+    }
+    // The environment switch is kept in the first page's link.
+    expect(await render({ env: env.environmentId, cursor: "junk" })).toContain(`href="/dashboard/applications?env=${env.environmentId}"`);
+    // A good page is unchanged.
+    const first = await render({});
+    expect(first).not.toContain("This page link does not work");
   });
 });

@@ -146,7 +146,6 @@ export const ALL_SERVER_OPERATIONS: OperationCase[] = [
   { name: "revoke secret key", method: "DELETE", path: ({ userId }) => `/api-keys/${userId}` },
   { name: "list signing keys", method: "GET", path: () => "/signing-keys" },
   { name: "get frontend hosts", method: "GET", path: () => "/frontend-hosts" },
-  { name: "replace frontend hosts", method: "PUT", path: () => "/frontend-hosts", body: { hosts: ["example.com"] } },
   { name: "list audit events", method: "GET", path: () => "/audit-events" },
   { name: "get activity summary", method: "GET", path: () => "/activity-summary" },
 ];

@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState } from "react";
+import { useActionState, useId } from "react";
 import { Button } from "@/components/ui/button";
 import { FormContext } from "@/components/ui/form-context";
 import { FormStatus } from "@/components/ui/form-status";
@@ -9,6 +9,7 @@ import { TextField } from "@/components/ui/text-field";
 import { impersonateUserAction } from "@/lib/dashboard/actions/users";
 import type { DashboardMessages } from "@/lib/dashboard/i18n/messages";
 import { IDLE_STATE } from "@/lib/hosted/form-state";
+import { format } from "@/lib/hosted/i18n/messages";
 import field from "@/components/ui/field.module.css";
 import form from "@/components/ui/form.module.css";
 
@@ -17,11 +18,15 @@ import form from "@/components/ui/form.module.css";
  * (errors in place: a banned or deleted user); its answer is a second form that
  * posts the token to the environment's hosted landing in a new tab (a button press,
  * so no popup blocker stops it; without JavaScript the same two steps work). The
- * token is only ever in a POST body.
+ * token is only ever in a POST body. The new tab gets no `window.opener` and no
+ * Referer (rel="noopener noreferrer": the landing is the environment's frontend host,
+ * a page the dashboard does not control), and the button names the origin it posts
+ * to, so the operator sees where their token goes before sending it.
  */
 export function ImpersonateForm({ t, environmentId, userId }: { t: DashboardMessages; environmentId: string; userId: string }) {
   const [state, action, pending] = useActionState(impersonateUserAction, IDLE_STATE);
   const copy = t.users.impersonate;
+  const destinationId = useId();
   return (
     <FormContext value={{ state, pending }}>
       <form action={action} noValidate className={form.form} aria-label={copy.title}>
@@ -34,16 +39,19 @@ export function ImpersonateForm({ t, environmentId, userId }: { t: DashboardMess
         </div>
       </form>
       {state.status === "success" && state.handoff ? (
-        <form method="post" action={state.handoff.action} target="_blank" className={form.form}>
+        <form method="post" action={state.handoff.action} target="_blank" rel="noopener noreferrer" className={form.form}>
           {Object.entries(state.handoff.fields).map(([name, value]) => (
             <input key={name} type="hidden" name={name} value={value} />
           ))}
           <p className={field.hint}>{copy.openHint}</p>
           <div>
-            <Button type="submit" autoFocus>
+            <Button type="submit" autoFocus aria-describedby={destinationId}>
               {copy.open}
             </Button>
           </div>
+          <p id={destinationId} className={field.hint}>
+            {format(copy.opensAt, { origin: new URL(state.handoff.action).origin })}
+          </p>
         </form>
       ) : null}
     </FormContext>

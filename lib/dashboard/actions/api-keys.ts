@@ -1,12 +1,8 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import {
-  createSecretKeyEndpoint,
-  replaceAllowedOriginsEndpoint,
-  replaceFrontendHostsEndpoint,
-  revokeSecretKeyEndpoint,
-} from "../../environments/server-endpoints";
+import { replaceFrontendHostsEndpoint } from "../../applications/endpoints";
+import { createSecretKeyEndpoint, replaceAllowedOriginsEndpoint, revokeSecretKeyEndpoint } from "../../environments/server-endpoints";
 import { formText, successState, type FormState } from "../../hosted/form-state";
 import { rotateSigningKeyEndpoint } from "../../tokens/server-endpoints";
 import { dashboardCopy } from "../i18n/messages";
@@ -14,8 +10,10 @@ import { runOperatorAction } from "../run-operator-action";
 
 /*
  * The API keys page's forms (app/(dashboard)/dashboard/api-keys): each runs one
- * Server API operation for the signed-in operator in the environment the form names
- * (`env`), so the role check and every rule are the API's own.
+ * operation for the signed-in operator on the environment the form names (`env`), so
+ * the role check and every rule are the operation's own. Most are Server API
+ * operations run in that environment; replacing the frontend hosts is dashboard-only
+ * (lib/applications) and takes the environment as its path parameter.
  */
 
 const PAGE = "/dashboard/api-keys";
@@ -62,11 +60,11 @@ export async function rotateSigningKeyAction(_state: FormState, form: FormData):
   return runOperatorAction(rotateSigningKeyEndpoint, {}, { environmentId: formText(form, "env"), fields: [], then: () => done(t.apiKeys.rotated) });
 }
 
-// POST /dashboard/api-keys — replace the frontend hosts
+// POST /dashboard/api-keys — replace the frontend hosts (a dashboard-only operation: it names the environment itself)
 export async function replaceFrontendHostsAction(_state: FormState, form: FormData): Promise<FormState> {
   const { t } = await dashboardCopy();
-  return runOperatorAction(replaceFrontendHostsEndpoint, { body: { hosts: lines(form, "hosts") } }, {
-    environmentId: formText(form, "env"),
+  return runOperatorAction(replaceFrontendHostsEndpoint, { params: { environmentId: formText(form, "env") }, body: { hosts: lines(form, "hosts") } }, {
+    environmentId: null,
     fields: ["hosts"],
     values: { hosts: formText(form, "hosts") },
     messages: { identifier_exists: t.apiKeys.hostTaken, invalid_request: t.apiKeys.invalidLines },

@@ -285,6 +285,7 @@ export const da: DashboardMessages = {
       ready: "Klar: åbn sessionen inden for 10 minutter.",
       open: "Åbn som denne bruger i en ny fane",
       openHint: "Åbner i en ny fane. Linket virker én gang.",
+      opensAt: "Åbner {origin}",
       banned: "Udelukkede brugere kan ikke overtages. Ophæv udelukkelsen først.",
       gone: "Brugeren er slettet: ingen kan handle som brugeren.",
       notAllowed: "Kun ejere og administratorer kan overtage en konto.",
@@ -325,6 +326,8 @@ export const da: DashboardMessages = {
     openKeys: "API-nøgler",
     more: "Flere applikationer",
     readOnly: "Din rolle kan se, men ikke ændre noget her.",
+    staleCursor: "Linket til denne side virker ikke: det er ugyldigt, eller applikationen, det fortsatte fra, er slettet.",
+    firstPage: "Første side",
   },
   // API keys page (one environment's keys, hosts and origins).
   apiKeys: {

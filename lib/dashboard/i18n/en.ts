@@ -288,6 +288,7 @@ export const en = {
       ready: "Ready: open the session within 10 minutes.",
       open: "Open as this user in a new tab",
       openHint: "Opens in a new tab. The link works once.",
+      opensAt: "Opens {origin}",
       banned: "Banned users cannot be impersonated. Unban them first.",
       gone: "This user is deleted: nobody can act as them.",
       notAllowed: "Only owners and admins can impersonate.",
@@ -328,6 +329,8 @@ export const en = {
     openKeys: "API keys",
     more: "More applications",
     readOnly: "Your role can look, not change anything here.",
+    staleCursor: "This page link does not work: it is malformed, or the application it continued from has been deleted.",
+    firstPage: "First page",
   },
   // API keys page (one environment's keys, hosts and origins).
   apiKeys: {

@@ -2,11 +2,13 @@ import type { Metadata } from "next";
 import { ApplicationCard, CreateApplicationCard } from "@/components/dashboard/applications/applications-list";
 import { DashboardShell } from "@/components/dashboard/dashboard-shell";
 import { Alert } from "@/components/ui/alert";
+import { TextLink } from "@/components/ui/text-link";
 import { listApplicationsEndpoint } from "@/lib/applications/endpoints";
 import { listDashboardEnvironments } from "@/lib/dashboard/environments";
 import { dashboardCopy } from "@/lib/dashboard/i18n/messages";
 import { loadOperation } from "@/lib/dashboard/load-operation";
 import { requireOperator } from "@/lib/dashboard/operator-session";
+import { AppError } from "@/lib/errors";
 import { operatorMay } from "@/lib/operation/caller";
 import styles from "@/components/dashboard/dashboard.module.css";
 
@@ -26,9 +28,16 @@ export default async function ApplicationsPage({ searchParams }: Props) {
   const environments = await listDashboardEnvironments();
   const environmentId = typeof query.env === "string" && environments.some((env) => env.environmentId === query.env) ? query.env : null;
   const cursor = typeof query.cursor === "string" ? query.cursor : undefined;
-  const page = await loadOperation(listApplicationsEndpoint, { query: cursor ? { cursor } : {} }, { environmentId: null });
+  // A cursor that is not one of this list's (a hand-edited link, or an application deleted
+  // since) is 400 invalid_request from the operation: a stale link, said in place with the
+  // first page's link, never a 500.
+  const page = await loadOperation(listApplicationsEndpoint, { query: cursor ? { cursor } : {} }, { environmentId: null }).catch((error: unknown) => {
+    if (cursor && error instanceof AppError && error.code === "invalid_request") return null;
+    throw error;
+  });
   const canWrite = operatorMay(operator.role, "write");
   const envQuery = environmentId ? `env=${environmentId}&` : "";
+  const firstPage = environmentId ? `/dashboard/applications?env=${environmentId}` : "/dashboard/applications";
   return (
     <DashboardShell
       copy={copy}
@@ -43,7 +52,14 @@ export default async function ApplicationsPage({ searchParams }: Props) {
         <p>{t.applications.lead}</p>
       </header>
       {canWrite ? null : <Alert tone="info">{t.applications.readOnly}</Alert>}
-      {page.kind !== "ok" ? (
+      {page === null ? (
+        <Alert tone="error" role="alert">
+          <p>{t.applications.staleCursor}</p>
+          <p>
+            <TextLink href={firstPage}>{t.applications.firstPage}</TextLink>
+          </p>
+        </Alert>
+      ) : page.kind !== "ok" ? (
         <Alert tone="error" role="alert">
           <p>{page.kind === "forbidden" ? t.errors.forbidden : t.errors.notFound}</p>
         </Alert>
@@ -52,6 +68,7 @@ export default async function ApplicationsPage({ searchParams }: Props) {
           {page.data?.items.length === 0 && !cursor ? <Alert>{t.applications.empty}</Alert> : null}
           {page.data?.items.map((application) => <ApplicationCard key={application.id} t={t} application={application} canWrite={canWrite} />)}
           {page.data?.nextCursor ? <a href={`/dashboard/applications?${envQuery}cursor=${page.data.nextCursor}`}>{t.applications.more}</a> : null}
+          {cursor ? <TextLink href={firstPage}>{t.applications.firstPage}</TextLink> : null}
         </>
       )}
       {canWrite ? <CreateApplicationCard t={t} /> : null}
