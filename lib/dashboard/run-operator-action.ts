@@ -37,7 +37,11 @@ export async function runOperatorAction<E extends ServerEndpoint>(
   const operator = (await currentOperator()) ?? (await signInRedirect());
   const { t, shared } = await dashboardCopy();
   const context = await dashboardRequestContext("POST");
-  const messages: Partial<Record<ErrorCode, string>> = { forbidden: t.errors.forbidden, environment_not_found: t.errors.notFound };
+  const messages: Partial<Record<ErrorCode, string>> = {
+    forbidden: t.errors.forbidden,
+    environment_not_found: t.errors.notFound,
+    operator_second_factor_required: t.errors.secondFactorRequired,
+  };
   try {
     const environment = await findDashboardEnvironment(options.environmentId);
     if (!environment) throw new AppError("resource_not_found", "No environment with this id.");
