@@ -21,6 +21,7 @@ export const ERRORS = {
   session_pending: { status: 403, title: "Session pending" },
   impersonation_forbidden: { status: 403, title: "Not allowed while impersonating" },
   mfa_required: { status: 403, title: "Two-step verification required" },
+  operator_second_factor_required: { status: 403, title: "Operator second factor required" },
   resource_not_found: { status: 404, title: "Resource not found" },
   method_not_allowed: { status: 405, title: "Method not allowed" },
   identifier_exists: { status: 409, title: "Identifier already exists" },

@@ -11,6 +11,7 @@
  *   operator link --email EMAIL [--json]
  *   operator list [--json]
  *   operator remove --email EMAIL
+ *   operator reset-factors --email EMAIL
  */
 import { parseArgs } from "node:util";
 import { z } from "zod";
@@ -27,6 +28,7 @@ import { rotateSigningKey } from "../lib/tokens/rotate-signing-key";
 import { createOperator } from "../lib/operators/create-operator";
 import { findOperatorByEmail, listOperators, type OperatorSummary } from "../lib/operators/operators";
 import { removeOperator } from "../lib/operators/remove-operator";
+import { resetOperatorFactors } from "../lib/operators/reset-operator-factors";
 import { issueOperatorSignInLink, type SignInLink } from "../lib/operators/sign-in-link";
 
 const USAGE = `Usage: npm run cli -- <command>
@@ -45,7 +47,9 @@ const USAGE = `Usage: npm run cli -- <command>
   operator link --email EMAIL [--json]
                                  a fresh one-time sign-in link for an operator (a forgotten password)
   operator list [--json]         list the dashboard's operators
-  operator remove --email EMAIL  remove an operator; their dashboard sessions end at once`;
+  operator remove --email EMAIL  remove an operator; their dashboard sessions end at once
+  operator reset-factors --email EMAIL
+                                 remove an operator's second factors (a lost authenticator); their sessions end`;
 
 class UsageError extends Error {}
 
@@ -138,6 +142,11 @@ async function run(db: ReturnType<typeof databaseHandle>["db"], command: string)
           ? "No operators yet: npm run cli -- operator create --email EMAIL --role owner"
           : rows.map((r) => `${r.id}  ${r.role.padEnd(6)}  ${r.email}${r.passwordSet ? "" : "  (sign-in link not used yet)"}`).join("\n"),
       );
+    }
+    case "operator reset-factors": {
+      const operator = await existingOperator(db, requireArg(flags.email, "--email EMAIL"));
+      await resetOperatorFactors(db, operator, SYSTEM_ACTOR);
+      return output({ id: operator.id, factorsReset: true }, () => `Removed every second factor of ${operator.email}; their dashboard sessions have ended. They sign in with their password and set up a new one.`);
     }
     case "operator remove": {
       const operator = await existingOperator(db, requireArg(flags.email, "--email EMAIL"));

@@ -3,8 +3,10 @@ import { LocaleSwitcher } from "@/components/hosted/locale-switcher";
 import type { DashboardEnvironment } from "@/lib/dashboard/environments";
 import type { DashboardCopy } from "@/lib/dashboard/i18n/messages";
 import type { OperatorIdentity } from "@/lib/operation/caller";
+import { ACCOUNT_PATH } from "@/lib/dashboard/operator-session";
 import { DashboardBrand } from "./dashboard-brand";
 import { EnvironmentSwitcher } from "./environment-switcher";
+import { SecondFactorBanner } from "./second-factor-banner";
 import { SignOutForm } from "./sign-out-form";
 import hosted from "@/components/hosted/hosted-shell.module.css";
 import styles from "./dashboard.module.css";
@@ -24,8 +26,8 @@ interface DashboardShellProps {
   operator: OperatorIdentity;
   environments: DashboardEnvironment[];
   currentEnvironmentId: string | null;
-  /** The navigation entry this page belongs to (marked aria-current). */
-  section: DashboardSection;
+  /** The navigation entry this page belongs to (marked aria-current), or the operator's own account page. */
+  section: DashboardSection | "account";
   /** This page's path and query, so the language switcher comes back to it. */
   returnTo: string;
   children: ReactNode;
@@ -64,11 +66,15 @@ export function DashboardShell({ copy, operator, environments, currentEnvironmen
             <span className={styles.accountEmail}>{operator.email}</span>
             <span className={styles.role}>{t.roles[operator.role]}</span>
           </p>
+          <a href={ACCOUNT_PATH} className={styles.navLink} aria-current={section === "account" ? "page" : undefined}>
+            {t.common.accountSecurity}
+          </a>
           <SignOutForm label={t.common.signOut} />
           <LocaleSwitcher locale={locale} t={shared} returnTo={returnTo} />
         </div>
       </aside>
       <main id="main" className={styles.main}>
+        <SecondFactorBanner t={t} operator={operator} />
         {children}
       </main>
     </div>

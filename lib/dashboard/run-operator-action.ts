@@ -42,7 +42,12 @@ export async function runOperatorAction<E extends ServerEndpoint>(
   const operator = (await currentOperator()) ?? (await signInRedirect());
   const { t, shared } = await dashboardCopy();
   const context = await dashboardRequestContext("POST");
-  const messages: Partial<Record<ErrorCode, string>> = { forbidden: t.errors.forbidden, environment_not_found: t.errors.notFound, ...options.messages };
+  const messages: Partial<Record<ErrorCode, string>> = {
+    forbidden: t.errors.forbidden,
+    environment_not_found: t.errors.notFound,
+    operator_second_factor_required: t.errors.secondFactorRequired,
+    ...options.messages,
+  };
   try {
     const environment = await environmentForOperation(target.operation.auth, options.environmentId);
     return await options.then(await runOperatorOperation(target, operator, environment, input, context));

@@ -13,6 +13,11 @@ export interface EnvironmentContext {
   frontendHosts: string[];
   allowedOrigins: string[];
   settings: EnvironmentSettings;
+  /**
+   * The dashboard's own environment, whose users are the operators
+   * (lib/operators/internal-environment.ts); absent or false for every customer one.
+   */
+  internal?: boolean;
 }
 
 type EnvironmentRow = typeof environments.$inferSelect;
@@ -42,6 +47,7 @@ export function toEnvironmentContext(row: EnvironmentRow): EnvironmentContext {
     frontendHosts: row.frontendHosts,
     allowedOrigins: row.allowedOrigins,
     settings: settingsOf(row),
+    internal: row.internal,
   };
 }
 

@@ -10,7 +10,16 @@ export interface LinkBase {
   origin: string;
   /** Set only when links go through PUBLIC_URL, where the Host does not name the environment. */
   publishableKey: string | null;
+  /**
+   * The dashboard's internal environment: its users are operators, who have no hosted
+   * pages (no publishable key or Host reaches it), so every link made for one (the
+   * notices of their factor changes) leads to their account page in the dashboard.
+   */
+  operators?: true;
 }
+
+/** Where an operator manages their own account (app/(dashboard)/dashboard/account). */
+const OPERATOR_ACCOUNT_PATH = "/dashboard/account";
 
 /**
  * The environment's frontend host entry that `host` (host[:port], from the request)
@@ -31,6 +40,7 @@ function frontendHostEntry(environment: EnvironmentContext, host: string): strin
  * among the environment's own hosts, never put another port or name in an email.
  */
 export function linkBase(environment: EnvironmentContext, host: string | null): LinkBase {
+  if (environment.internal) return { origin: new URL(publicUrl()).origin, publishableKey: environment.publishableKey, operators: true };
   const entry = host ? frontendHostEntry(environment, host) : environment.frontendHosts[0];
   if (entry) return { origin: frontendHostOrigin(entry), publishableKey: null };
   return { origin: new URL(publicUrl()).origin, publishableKey: environment.publishableKey };
@@ -50,6 +60,7 @@ export function frontendHostOrigin(entry: string): string {
 
 /** An absolute link to a page of the environment, on its link base. */
 export function environmentUrl(base: LinkBase, path: string, params: Record<string, string> = {}): string {
+  if (base.operators) return new URL(OPERATOR_ACCOUNT_PATH, base.origin).toString();
   const url = new URL(path, base.origin);
   for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
   if (base.publishableKey) url.searchParams.set("pk", base.publishableKey);

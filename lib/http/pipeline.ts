@@ -9,7 +9,7 @@ import { authorizeSession, pendingGate } from "../sessions/authorize-session";
 import type { ActiveSession } from "../sessions/resolve-session";
 import { sessionActor } from "../sessions/impersonator";
 import { isRecentlyVerified } from "../sessions/reverification";
-import { operatorMay, type Caller, type OperatorIdentity, type OperatorPermission, type PresentedCredentials, type ServerCaller } from "../operation/caller";
+import { operatorMay, operatorOwesSecondFactor, type Caller, type OperatorIdentity, type OperatorPermission, type PresentedCredentials, type ServerCaller } from "../operation/caller";
 import { serverActor, type Endpoint, type OperationInput, type RawInput } from "../operation/endpoint";
 import type { AuthLevel, Infer, Operation, OrganizationScope } from "../operation/operation";
 import type { ResponseEffects } from "../operation/response-effects";
@@ -30,7 +30,8 @@ function requireEnvironment(presented: PresentedCredentials): EnvironmentContext
 /**
  * The Server API's caller: a secret key of the environment, or a dashboard operator
  * acting in it whose role grants what the operation declares (a viewer reads, and
- * never sees a secret). Refused alike through the API and a dashboard form.
+ * never sees a secret) and who, in production, holds a second factor for anything
+ * beyond reading (operatorOwesSecondFactor). Refused alike through the API and a dashboard form.
  */
 function authorizeServer(presented: PresentedCredentials, permission: OperatorPermission): ServerCaller {
   const { environment, operator, secretKeyId } = presented;
@@ -47,6 +48,11 @@ function authorizeServer(presented: PresentedCredentials, permission: OperatorPe
 function authorizeOperator(operator: OperatorIdentity, permission: OperatorPermission): OperatorIdentity {
   if (!operatorMay(operator.role, permission)) {
     throw new AppError("forbidden", `The ${operator.role} role may not do this (it needs the ${permission} permission).`, {
+      properties: { permission },
+    });
+  }
+  if (operatorOwesSecondFactor(operator, permission)) {
+    throw new AppError("operator_second_factor_required", "In production an owner or admin needs a second factor before changing anything: add one at /dashboard/account.", {
       properties: { permission },
     });
   }

@@ -58,13 +58,25 @@ export function hasAnyFactor(factors: UserFactors): boolean {
 }
 
 /**
+ * Whether a passkey on its own is a second factor the user's sign-ins must answer:
+ * where the environment requires MFA, and for the dashboard's operators (the internal
+ * environment: an operator protects their account with an authenticator app or a
+ * passkey, and a password alone must not pass one that has either). Elsewhere a
+ * passkey is a way to sign in, not a step after the password.
+ */
+function passkeyIsSecondFactor(environment: EnvironmentContext): boolean {
+  return environment.settings.mfa.required || environment.internal === true;
+}
+
+/**
  * The second factors a sign-in must ask for, in the order to offer them; empty when
  * none is due. MFA is on when the user confirmed an authenticator app; a passkey then
- * also answers the challenge. In an environment that requires MFA a passkey alone is
- * the user's factor. Recovery codes stand in for the app, never for a passkey-only user.
+ * also answers the challenge. Where a passkey alone is a second factor
+ * (passkeyIsSecondFactor) it is the user's factor. Recovery codes stand in for the
+ * app, never for a passkey-only user.
  */
 export function dueSecondFactors(environment: EnvironmentContext, factors: UserFactors): SecondFactor[] {
-  if (!factors.totp && !(environment.settings.mfa.required && factors.passkeys > 0)) return [];
+  if (!factors.totp && !(passkeyIsSecondFactor(environment) && factors.passkeys > 0)) return [];
   const due: SecondFactor[] = [];
   if (factors.totp) due.push("totp");
   if (factors.totp && factors.recoveryCodesLeft > 0) due.push("recovery_code");

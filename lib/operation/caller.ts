@@ -1,3 +1,4 @@
+import { isProduction } from "../config/runtime";
 import type { EnvironmentContext } from "../environments/context";
 import type { ActingMember } from "../organizations/memberships";
 import type { ActiveSession } from "../sessions/resolve-session";
@@ -33,6 +34,26 @@ export interface OperatorIdentity {
   id: string;
   email: string;
   role: OperatorRole;
+  /**
+   * Whether the operator holds a second factor (an authenticator app or a passkey)
+   * that every sign-in of theirs must answer, read with their session on each request.
+   */
+  hasSecondFactor: boolean;
+}
+
+/** An owner or admin who holds no second factor: held to reading in production (operatorOwesSecondFactor). Viewers only read anyway. */
+export function operatorLacksSecondFactor(operator: OperatorIdentity): boolean {
+  return operator.role !== "viewer" && !operator.hasSecondFactor;
+}
+
+/**
+ * The production rule of the dashboard: there, an owner or admin without a second
+ * factor may only read (`operator_second_factor_required` for anything more), so a
+ * stolen password alone cannot change anything. A staff SSO sign-in does not count
+ * as a factor: the operator's own enrolled one does.
+ */
+export function operatorOwesSecondFactor(operator: OperatorIdentity, permission: OperatorPermission): boolean {
+  return permission !== "read" && operatorLacksSecondFactor(operator) && isProduction();
 }
 
 /**

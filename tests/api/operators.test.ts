@@ -55,6 +55,13 @@ async function operatorWithPassword(role: "owner" | "admin" | "viewer" = "admin"
   return { ...operator, email };
 }
 
+/** A password sign-in that must open a session (the operator holds no second factor). */
+async function signedInOperator(email: string, password: string, context = contextFrom()) {
+  const step = await signInOperator(getDb(), { email, password }, context);
+  if (step.kind !== "signed_in") throw new Error(`the sign-in answered ${step.kind}`);
+  return step.signedIn;
+}
+
 function signInForm(email: string, password: string): FormData {
   const form = new FormData();
   form.set("email", email);
@@ -115,7 +122,7 @@ describe("operator creation and the one-time sign-in link", () => {
     expect(await describeSignInLink(getDb(), token)).toBeNull();
     // The winner's password is the one that works.
     const winner = attempts.findIndex((attempt) => attempt.status === "fulfilled");
-    const signedIn = await signInOperator(getDb(), { email: operator.email, password: `${STRONG_PASSWORD} ${winner}` }, contextFrom());
+    const signedIn = await signedInOperator(operator.email, `${STRONG_PASSWORD} ${winner}`);
     expect(signedIn.operator.id).toBe(operator.id);
   });
 
@@ -153,8 +160,8 @@ describe("operator creation and the one-time sign-in link", () => {
 describe("operator sign-in (the users' sign-in on the internal environment)", () => {
   it("the right password signs in with the operator's identity and a session in the internal environment", async () => {
     const operator = await operatorWithPassword("viewer");
-    const signedIn = await signInOperator(getDb(), { email: operator.email, password: STRONG_PASSWORD }, contextFrom());
-    expect(signedIn.operator).toEqual({ id: operator.id, email: operator.email, role: "viewer" });
+    const signedIn = await signedInOperator(operator.email, STRONG_PASSWORD);
+    expect(signedIn.operator).toEqual({ id: operator.id, email: operator.email, role: "viewer", hasSecondFactor: false });
     const [session] = await getDb().select().from(sessions).where(eq(sessions.id, signedIn.sessionId));
     const internal = await internalEnvironment(getDb());
     expect(session).toMatchObject({ environmentId: internal.id, userId: operator.userId, status: "active" });
@@ -195,7 +202,7 @@ describe("operator sign-in (the users' sign-in on the internal environment)", ()
 describe("operator sessions", () => {
   it("a removed operator's session is refused at once, a changed role applies at once, and the last owner cannot be removed", async () => {
     const operator = await operatorWithPassword("admin");
-    const { sessionId } = await signInOperator(getDb(), { email: operator.email, password: STRONG_PASSWORD }, contextFrom());
+    const { sessionId } = await signedInOperator(operator.email, STRONG_PASSWORD);
     const claims = { operatorId: operator.id, sessionId };
     expect(await findOperatorSession(getDb(), claims)).toMatchObject({ id: operator.id, role: "admin" });
 
@@ -221,7 +228,7 @@ describe("operator sessions", () => {
 
   it("sign-out revokes the session; 30 minutes idle and 12 hours after sign-in end it", async () => {
     const operator = await operatorWithPassword("viewer");
-    const open = async () => ({ operatorId: operator.id, sessionId: (await signInOperator(getDb(), { email: operator.email, password: STRONG_PASSWORD }, contextFrom())).sessionId });
+    const open = async () => ({ operatorId: operator.id, sessionId: (await signedInOperator(operator.email, STRONG_PASSWORD)).sessionId });
 
     const signedOut = await open();
     await endOperatorSession(getDb(), signedOut, contextFrom());
@@ -290,7 +297,7 @@ describe("the dashboard's seam: next-auth sign-in, loadOperation and runOperator
     expect(pageBrowser.jar.get(DASHBOARD_COOKIE)).not.toContain(operator.id);
 
     browse();
-    expect(await currentOperator()).toEqual({ id: operator.id, email: operator.email, role: "viewer" });
+    expect(await currentOperator()).toEqual({ id: operator.id, email: operator.email, role: "viewer", hasSecondFactor: false });
     const count = await loadOperation(countUsersEndpoint, {}, { environmentId: env.environmentId });
     expect(count).toEqual({ kind: "ok", data: { count: 2 } });
 

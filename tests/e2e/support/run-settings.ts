@@ -60,6 +60,28 @@ export interface E2eEnvironments {
   unverifiedUser: { email: string; password: string };
   /** A dashboard operator (owner) as `npm run cli -- operator create` makes one: an address and its one-time sign-in link. */
   operator: { email: string; signInUrl: string };
-  /** One operator of each role whose password is set; sign in with support/operators.ts. */
+  /** One operator of each role whose password is set (owner and admin with an authenticator app); sign in with support/operators.ts. */
   operators: Record<"owner" | "admin" | "viewer", { email: string; password: string }>;
+  /**
+   * Every prepared operator support/operators.ts signs in as, by role, then by parallel
+   * slot (Playwright's parallelIndex modulo their number): a worker only ever uses its
+   * own slot's, so two workers never spend the same authenticator step. The first
+   * login of slot 0 is `operators[role]`.
+   */
+  operatorLogins: Record<"owner" | "admin" | "viewer", OperatorLogin[][]>;
+  /** Admins with a password and no second factor: one to see the banner, one to set up an authenticator on the account page. */
+  unprotectedAdmin: { email: string; password: string };
+  enrollingAdmin: { email: string; password: string };
+}
+
+/** A prepared operator's sign-in: the password, and for owners and admins their authenticator app as prepare-server enrolled it. */
+export interface OperatorLogin {
+  email: string;
+  password: string;
+  totp: {
+    secret: string;
+    /** The time step the enrollment's confirmation spent: the next code must be of a later one. */
+    lastStep: number;
+    recoveryCodes: string[];
+  } | null;
 }

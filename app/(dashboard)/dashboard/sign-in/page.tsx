@@ -6,7 +6,7 @@ import { StaffSsoButton } from "@/components/dashboard/staff-sso-button";
 import { Alert } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
 import { dashboardCopy } from "@/lib/dashboard/i18n/messages";
-import { currentOperator } from "@/lib/dashboard/operator-session";
+import { currentOperator, dashboardReturnPath } from "@/lib/dashboard/operator-session";
 import { staffSsoSettings } from "@/lib/dashboard/staff-sso";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -16,17 +16,26 @@ export async function generateMetadata(): Promise<Metadata> {
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-// GET /dashboard/sign-in — operators sign in with email and password (next-auth); someone signed in goes to the dashboard.
+// GET /dashboard/sign-in?next= — operators sign in with email and password (next-auth), then go on to `next` (a dashboard page); someone signed in goes there at once.
 export default async function DashboardSignInPage({ searchParams }: Props) {
-  if (await currentOperator()) redirect("/dashboard");
   const params = await searchParams;
+  const next = dashboardReturnPath(typeof params.next === "string" ? params.next : null);
+  if (await currentOperator()) redirect(next);
   const copy = await dashboardCopy();
   const { t } = copy;
-  const notice = params.signedOut ? t.signIn.signedOut : params.passwordSet ? t.signIn.passwordSet : params.ended ? t.signIn.sessionEnded : null;
+  const notice = params.signedOut
+    ? t.signIn.signedOut
+    : params.passwordSet
+      ? t.signIn.passwordSet
+      : params.ended
+        ? t.signIn.sessionEnded
+        : params.reauth
+          ? t.signIn.reauth
+          : null;
   // next-auth's error page is this one: AccessDenied is the signIn callback's refusal, anything else a failed flow.
   const ssoError = params.error === "AccessDenied" ? t.signIn.ssoRefused : params.error ? t.signIn.ssoFailed : null;
   return (
-    <AuthShell copy={copy} returnTo="/dashboard/sign-in">
+    <AuthShell copy={copy} returnTo={next === "/dashboard" ? "/dashboard/sign-in" : `/dashboard/sign-in?next=${encodeURIComponent(next)}`}>
       {notice ? (
         <Alert tone={params.signedOut || params.passwordSet ? "success" : "info"} role="status">
           <p>{notice}</p>
@@ -39,7 +48,7 @@ export default async function DashboardSignInPage({ searchParams }: Props) {
       ) : null}
       <Card level={1} title={t.signIn.title} lead={<p>{t.signIn.lead}</p>}>
         {staffSsoSettings() ? <StaffSsoButton copy={copy} /> : null}
-        <OperatorSignInForm copy={copy} />
+        <OperatorSignInForm copy={copy} next={next === "/dashboard" ? undefined : next} />
       </Card>
     </AuthShell>
   );
