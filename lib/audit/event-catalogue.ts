@@ -22,6 +22,8 @@ export const sessionRevocationReason = z.enum([
   "primary_session_ended",
   /** Opened by a provider sign-in whose connected account was removed: by its user, an operator, or with its provider. */
   "identity_removed",
+  /** A dashboard operator's first second factor: their other sessions, which a password alone opened, end. */
+  "first_factor_added",
 ]);
 export type SessionRevocationReason = z.output<typeof sessionRevocationReason>;
 

@@ -52,7 +52,7 @@ function authorizeOperator(operator: OperatorIdentity, permission: OperatorPermi
     });
   }
   if (operatorOwesSecondFactor(operator, permission)) {
-    throw new AppError("operator_second_factor_required", "In production an owner or admin needs a second factor before changing anything: add one at /dashboard/account.", {
+    throw new AppError("operator_second_factor_required", "In production an owner or admin changes things only in a session opened with their second factor: add one at /dashboard/account, or sign in again with it.", {
       properties: { permission },
     });
   }

@@ -39,6 +39,12 @@ export interface OperatorIdentity {
    * that every sign-in of theirs must answer, read with their session on each request.
    */
   hasSecondFactor: boolean;
+  /**
+   * Whether this very session was opened with that second factor (its assurance
+   * level is 2): what the production rule asks, since the account's factor says
+   * nothing of a session that a password alone opened.
+   */
+  sessionProvedSecondFactor: boolean;
 }
 
 /** An owner or admin who holds no second factor: held to reading in production (operatorOwesSecondFactor). Viewers only read anyway. */
@@ -46,14 +52,21 @@ export function operatorLacksSecondFactor(operator: OperatorIdentity): boolean {
   return operator.role !== "viewer" && !operator.hasSecondFactor;
 }
 
+/** An owner or admin who holds a factor but whose session did not prove it (the session that enrolled it): sign in again with it. */
+export function operatorSessionUnproven(operator: OperatorIdentity): boolean {
+  return operator.role !== "viewer" && operator.hasSecondFactor && !operator.sessionProvedSecondFactor;
+}
+
 /**
- * The production rule of the dashboard: there, an owner or admin without a second
- * factor may only read (`operator_second_factor_required` for anything more), so a
- * stolen password alone cannot change anything. A staff SSO sign-in does not count
- * as a factor: the operator's own enrolled one does.
+ * The production rule of the dashboard: there, an owner or admin may change things
+ * only in a session opened with their second factor (`operator_second_factor_required`
+ * for anything more than reading otherwise), so a stolen password alone cannot change
+ * anything: not before the operator enrolls a factor, and not after either (a session
+ * a password opened does not gain the factor added elsewhere). A staff SSO sign-in
+ * does not count as a factor: the operator's own enrolled one does.
  */
 export function operatorOwesSecondFactor(operator: OperatorIdentity, permission: OperatorPermission): boolean {
-  return permission !== "read" && operatorLacksSecondFactor(operator) && isProduction();
+  return permission !== "read" && operator.role !== "viewer" && !operator.sessionProvedSecondFactor && isProduction();
 }
 
 /**

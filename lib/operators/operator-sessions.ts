@@ -65,6 +65,7 @@ export async function findOperatorAccount(db: Database, claims: OperatorClaims):
     email: live.user.email,
     role: row.operator.role,
     hasSecondFactor: dueSecondFactors(environment, row.factors).length > 0,
+    sessionProvedSecondFactor: live.session.aal >= 2,
   };
   return { operator, environment, session: { ...live, token: "", presentedAs: "bearer" } };
 }

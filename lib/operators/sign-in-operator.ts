@@ -126,7 +126,7 @@ export async function operatorSignInStep(db: Database, environment: EnvironmentC
         throw invalidCredentials();
       }
       const hasSecondFactor = await operatorHasSecondFactor(db, environment, user.id);
-      return { kind: "signed_in", signedIn: { operator: { id: operator.id, email: user.email, role: operator.role, hasSecondFactor }, sessionId: session.id } };
+      return { kind: "signed_in", signedIn: { operator: { id: operator.id, email: user.email, role: operator.role, hasSecondFactor, sessionProvedSecondFactor: session.aal >= 2 }, sessionId: session.id } };
     }
     case "second_factor_required":
       return { kind: "second_factor_required", mfaToken: established.mfaToken, factors: established.factors };

@@ -12,7 +12,7 @@ import { expectProblem, problemFields, refusalOf, serverApi } from "../helpers/a
 import { newEnvironment, unknownId } from "../helpers/fixtures";
 
 const context = { requestId: "req_api_keys_test", ip: "127.0.0.1", userAgent: "vitest", origin: null, host: null, acceptsHtml: false, sessionCookieHashes: [] };
-const operator = (role: OperatorRole) => ({ id: `op_${role}`, email: `${role}@operators.example.com`, role, hasSecondFactor: true });
+const operator = (role: OperatorRole) => ({ id: `op_${role}`, email: `${role}@operators.example.com`, role, hasSecondFactor: true, sessionProvedSecondFactor: true });
 
 async function environmentOf(environmentId: string) {
   const environment = await findEnvironment(getDb(), environmentId);

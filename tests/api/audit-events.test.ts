@@ -211,7 +211,7 @@ describe("GET /api/server/v1/audit-events", () => {
     const context = { requestId: "req_audit_test", ip: "127.0.0.1", userAgent: "vitest", origin: null, host: null, acceptsHtml: false, sessionCookieHashes: [] };
     const viaKey = await auditPage(env);
     for (const role of ["viewer", "admin", "owner"] as OperatorRole[]) {
-      const page = await runOperatorOperation(listAuditEventsEndpoint, { id: `op_${role}`, email: `${role}@ops.example.com`, role, hasSecondFactor: true }, environment, { query: {} }, context);
+      const page = await runOperatorOperation(listAuditEventsEndpoint, { id: `op_${role}`, email: `${role}@ops.example.com`, role, hasSecondFactor: true, sessionProvedSecondFactor: true }, environment, { query: {} }, context);
       expect(page).toEqual(viaKey);
     }
     const minted = viaKey.items.find((item) => item.type === "user.impersonation_token_created");

@@ -33,7 +33,7 @@ import { orRedirect, pageBrowser, signIn } from "../helpers/hosted-page-browser"
 vi.mock("next/headers", () => import("../helpers/hosted-page-browser").then((browser) => browser.nextHeaders));
 
 const context = { requestId: "req_applications_test", ip: "127.0.0.1", userAgent: "vitest", origin: null, host: null, acceptsHtml: false, sessionCookieHashes: [] };
-const operator = (role: OperatorRole) => ({ id: `op_${role}`, email: `${role}@operators.example.com`, role, hasSecondFactor: true });
+const operator = (role: OperatorRole) => ({ id: `op_${role}`, email: `${role}@operators.example.com`, role, hasSecondFactor: true, sessionProvedSecondFactor: true });
 const run = <E extends Parameters<typeof runOperatorOperation>[0]>(target: E, role: OperatorRole, input: Parameters<typeof runOperatorOperation>[3]) =>
   runOperatorOperation(target, operator(role), null, input, context);
 

@@ -150,7 +150,7 @@ describe("POST /api/server/v1/impersonation-tokens", () => {
     const environment = await findEnvironment(getDb(), env.environmentId);
     if (!environment) throw new Error("no environment");
     const context = { requestId: "req_operator_impersonation", ip: "127.0.0.1", userAgent: "vitest", origin: null, host: null, acceptsHtml: false, sessionCookieHashes: [] };
-    const operator = (role: OperatorRole) => ({ id: `op_${role}`, email: `${role}@operators.example.com`, role, hasSecondFactor: true });
+    const operator = (role: OperatorRole) => ({ id: `op_${role}`, email: `${role}@operators.example.com`, role, hasSecondFactor: true, sessionProvedSecondFactor: true });
     const run = (role: OperatorRole, actorId: string) =>
       runOperatorOperation(createImpersonationTokenEndpoint, operator(role), environment, { body: { userId: user.id, actorId } }, context);
     const refusal = async (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => (error instanceof AppError ? error.code : error));

@@ -14,7 +14,7 @@ import { createUser, newEnvironment, uniqueEmail } from "../helpers/fixtures";
 const context = { requestId: "req_operator_test", ip: "127.0.0.1", userAgent: "vitest", origin: null, host: null, acceptsHtml: false, sessionCookieHashes: [] };
 
 function operator(role: OperatorRole): OperatorIdentity {
-  return { id: `op_${role}`, email: `${role}@operators.example.com`, role, hasSecondFactor: true };
+  return { id: `op_${role}`, email: `${role}@operators.example.com`, role, hasSecondFactor: true, sessionProvedSecondFactor: true };
 }
 
 async function environmentOf(environmentId: string) {

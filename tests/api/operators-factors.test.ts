@@ -192,7 +192,7 @@ describe("the second step of an operator's sign-in", () => {
     expect(await codeStep(code)).toEqual({ redirect: "/dashboard" });
     expect(pageBrowser.jar.get(DASHBOARD_COOKIE)).toBeTruthy();
     expect(pageBrowser.jar.has(PENDING_COOKIE)).toBe(false);
-    expect(await currentOperator()).toEqual({ id: operator.id, email: operator.email, role: "admin", hasSecondFactor: true });
+    expect(await currentOperator()).toEqual({ id: operator.id, email: operator.email, role: "admin", hasSecondFactor: true, sessionProvedSecondFactor: true });
     // Regression: a pending step's cookie named gh_dashboard_… was read by next-auth as a chunk of its session cookie, ending the session.
     pageBrowser.jar.set(PENDING_COOKIE, JSON.stringify({ token: mfaToken, factors: ["totp"], next: "/dashboard" }));
     browse();
@@ -443,7 +443,7 @@ describe("in production, an owner or admin without a second factor may only read
       expect((await runOperatorOperation(searchUsersEndpoint, identity, environment, { body: {}, query: {} }, context))?.items).toHaveLength(1);
       // A dashboard form says why, in the dashboard's words; the banner on every page says where to go.
       const action = await runOperatorAction(createUserEndpoint, { body: { email: uniqueEmail() } }, { environmentId: env.environmentId, fields: ["email"], then: () => successState("created") });
-      expect(action).toMatchObject({ status: "error", message: "Add a second factor to your account first: until then you can only read here." });
+      expect(action).toMatchObject({ status: "error", message: "Changes need a sign-in with a second factor: add one in Account security, or sign in again with yours. Until then you can only read here." });
       browse();
       const home = renderToStaticMarkup(await DashboardHomePage({ searchParams: Promise.resolve({ env: env.environmentId }) }));
       expect(home).toContain('data-testid="second-factor-banner"');
@@ -458,11 +458,27 @@ describe("in production, an owner or admin without a second factor may only read
     expect(development).toContain('data-testid="second-factor-banner"');
     expect(development).toContain("In production, owners and admins without an authenticator app or a passkey can only read.");
 
-    // With a factor (added on the account page), production lets them write; the banner is gone.
-    await enrollAuthenticator(admin.userId);
+    // Regression (review): a factor added on the account page does not lift the session that a password
+    // alone opened (else a thief's password session would gain writes when the owner enrolled); the banner
+    // says to sign in again with it. A sign-in with the factor writes, and the banner is gone.
+    const { secret } = await enrollAuthenticator(admin.userId);
     browse();
+    const enrolling = await currentOperator();
+    expect(enrolling).toMatchObject({ hasSecondFactor: true, sessionProvedSecondFactor: false });
+    await withMode("production", async () => {
+      if (!enrolling) throw new Error("not signed in");
+      expect((await refusalOf(runOperatorOperation(createUserEndpoint, enrolling, environment, { body: { email: uniqueEmail() } }, context))).code).toBe(
+        "operator_second_factor_required",
+      );
+      browse();
+      expect(renderToStaticMarkup(await DashboardHomePage({ searchParams: Promise.resolve({ env: env.environmentId }) }))).toContain("Sign in again with your second factor");
+    });
+    await signOut();
+    expect(await passwordStep(admin.email)).toEqual({ redirect: "/dashboard/sign-in/verify" });
+    await awayFromStepEdge();
+    expect(await codeStep(totpCode(secret))).toEqual({ redirect: "/dashboard" });
     const protectedIdentity = await currentOperator();
-    expect(protectedIdentity?.hasSecondFactor).toBe(true);
+    expect(protectedIdentity).toMatchObject({ hasSecondFactor: true, sessionProvedSecondFactor: true });
     await withMode("production", async () => {
       if (!protectedIdentity) throw new Error("not signed in");
       expect(await runOperatorOperation(createUserEndpoint, protectedIdentity, environment, { body: { email: uniqueEmail() } }, context)).toHaveProperty("id");
@@ -493,14 +509,20 @@ describe("in production, an owner or admin without a second factor may only read
       expect((await refusalOf(runOperatorOperation(createUserEndpoint, ownerIdentity, environment, { body: { email: uniqueEmail() } }, context))).code).toBe(
         "operator_second_factor_required",
       );
-      // A factor added elsewhere (another session of the owner's) counts on the next request of this one.
-      const [session] = await getDb().select().from(sessions).where(and(eq(sessions.userId, owner.userId), eq(sessions.environmentId, internal.id)));
-      if (!session) throw new Error("no session");
-      await enrollAuthenticator(owner.userId);
-      const fresh = await findOperatorSession(getDb(), { operatorId: owner.id, sessionId: session.id });
-      expect(fresh?.hasSecondFactor).toBe(true);
-      if (!fresh) throw new Error("no operator");
-      expect(await runOperatorOperation(createUserEndpoint, fresh, environment, { body: { email: uniqueEmail() } }, context)).toHaveProperty("id");
     });
+
+    // Regression (review): a session a password alone opened (a thief's, say) while the owner had no factor
+    // ends when the owner adds their first one in another session; it never gains the factor's writes.
+    const [thief] = await getDb().select().from(sessions).where(and(eq(sessions.userId, owner.userId), eq(sessions.environmentId, internal.id)));
+    if (!thief) throw new Error("no session");
+    freshBrowser(null);
+    await signedInIdentity(owner);
+    await enrollAuthenticator(owner.userId);
+    expect(await findOperatorSession(getDb(), { operatorId: owner.id, sessionId: thief.id })).toBeNull();
+    const [ended] = await getDb().select().from(sessions).where(eq(sessions.id, thief.id));
+    expect(ended?.status).toBe("revoked");
+    // The enrolling session stays, still short of the factor for the production rule.
+    browse();
+    expect(await currentOperator()).toMatchObject({ id: owner.id, hasSecondFactor: true, sessionProvedSecondFactor: false });
   });
 });

@@ -161,7 +161,7 @@ describe("operator sign-in (the users' sign-in on the internal environment)", ()
   it("the right password signs in with the operator's identity and a session in the internal environment", async () => {
     const operator = await operatorWithPassword("viewer");
     const signedIn = await signedInOperator(operator.email, STRONG_PASSWORD);
-    expect(signedIn.operator).toEqual({ id: operator.id, email: operator.email, role: "viewer", hasSecondFactor: false });
+    expect(signedIn.operator).toEqual({ id: operator.id, email: operator.email, role: "viewer", hasSecondFactor: false, sessionProvedSecondFactor: false });
     const [session] = await getDb().select().from(sessions).where(eq(sessions.id, signedIn.sessionId));
     const internal = await internalEnvironment(getDb());
     expect(session).toMatchObject({ environmentId: internal.id, userId: operator.userId, status: "active" });
@@ -297,7 +297,7 @@ describe("the dashboard's seam: next-auth sign-in, loadOperation and runOperator
     expect(pageBrowser.jar.get(DASHBOARD_COOKIE)).not.toContain(operator.id);
 
     browse();
-    expect(await currentOperator()).toEqual({ id: operator.id, email: operator.email, role: "viewer", hasSecondFactor: false });
+    expect(await currentOperator()).toEqual({ id: operator.id, email: operator.email, role: "viewer", hasSecondFactor: false, sessionProvedSecondFactor: false });
     const count = await loadOperation(countUsersEndpoint, {}, { environmentId: env.environmentId });
     expect(count).toEqual({ kind: "ok", data: { count: 2 } });
 

@@ -180,7 +180,9 @@ test("a new admin sets up an authenticator app on the account page, saves the re
   await checkPage(page, "dashboard-account-recovery-codes");
   await section.getByRole("button", { name: "I have saved my codes" }).click();
   await expect(page.getByTestId("factor-status")).toContainText("On");
-  await expect(page.getByTestId("second-factor-banner")).toHaveCount(0);
+  // This session was opened with the password alone: it is told to sign in again with the new factor.
+  await expect(page.getByTestId("second-factor-banner")).toContainText("Sign in again with your second factor");
+  await checkPage(page, "dashboard-account-sign-in-again");
 
   // The next sign-in asks for the app's code.
   await page.getByRole("button", { name: "Sign out" }).click();
@@ -193,6 +195,7 @@ test("a new admin sets up an authenticator app on the account page, saves the re
   await page.getByRole("button", { name: "Verify", exact: true }).click();
   await page.waitForURL(/\/dashboard(\?|$)/);
   await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
+  await expect(page.getByTestId("second-factor-banner")).toHaveCount(0);
 
   // A passkey too (Chromium's virtual authenticator stands in for the device), and the next sign-in with it.
   const cdp = await page.context().newCDPSession(page);

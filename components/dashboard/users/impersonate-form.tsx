@@ -18,10 +18,11 @@ import form from "@/components/ui/form.module.css";
  * (errors in place: a banned or deleted user); its answer is a second form that
  * posts the token to the environment's hosted landing in a new tab (a button press,
  * so no popup blocker stops it; without JavaScript the same two steps work). The
- * token is only ever in a POST body. The new tab gets no `window.opener` and no
- * Referer (rel="noopener noreferrer": the landing is the environment's frontend host,
- * a page the dashboard does not control), and the button names the origin it posts
- * to, so the operator sees where their token goes before sending it.
+ * token is only ever in a POST body. The new tab gets no `window.opener`
+ * (rel="noopener": the landing is the environment's frontend host, a page the
+ * dashboard does not control), and the button names the origin it posts to, so the
+ * operator sees where their token goes before sending it. Not `noreferrer`: under it
+ * the browser sends `Origin: null`, which the landing's Origin check rightly refuses.
  */
 export function ImpersonateForm({ t, environmentId, userId }: { t: DashboardMessages; environmentId: string; userId: string }) {
   const [state, action, pending] = useActionState(impersonateUserAction, IDLE_STATE);
@@ -39,7 +40,7 @@ export function ImpersonateForm({ t, environmentId, userId }: { t: DashboardMess
         </div>
       </form>
       {state.status === "success" && state.handoff ? (
-        <form method="post" action={state.handoff.action} target="_blank" rel="noopener noreferrer" className={form.form}>
+        <form method="post" action={state.handoff.action} target="_blank" rel="noopener" className={form.form}>
           {Object.entries(state.handoff.fields).map(([name, value]) => (
             <input key={name} type="hidden" name={name} value={value} />
           ))}

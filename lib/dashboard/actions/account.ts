@@ -3,6 +3,7 @@
 import type { PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/browser";
 import { refresh } from "next/cache";
 import { unstable_rethrow } from "next/navigation";
+import { getDb } from "@/db/client";
 import { AppError } from "../../errors";
 import { errorState, fieldErrorState, type ErrorOptions } from "../../hosted/form-errors";
 import { formText, successState, type FormState } from "../../hosted/form-state";
@@ -10,6 +11,7 @@ import type { PasskeyOptionsState } from "../../hosted/passkey-ceremony-state";
 import { postedCode, postedEnrollment } from "../../hosted/totp-form";
 import { serviceUnavailableFor } from "../../http/database-faults";
 import { confirmTotpEnrollmentEndpoint, disableMfaEndpoint, regenerateRecoveryCodesEndpoint, startTotpEnrollmentEndpoint } from "../../mfa/endpoints";
+import { endSessionsBeforeFirstFactor } from "../../operators/first-factor";
 import type { OperatorAccount } from "../../operators/operator-sessions";
 import { deletePasskeyEndpoint, passkeyRegistrationOptionsEndpoint, registerPasskeyEndpoint } from "../../passkeys/endpoints";
 import type { RequestContext } from "../../operation/request-context";
@@ -93,6 +95,7 @@ async function confirmAuthenticator(form: FormData): Promise<FormState> {
   const state = await accountAction(codeErrors((copy) => copy.shared.totpSetup.wrongCode), async ({ account, context, copy }) => {
     if (!code) return fieldErrorState("code", copy.shared.errors.required);
     const { recoveryCodes } = await runOnOperatorAccount(confirmTotpEnrollmentEndpoint, account, { body: { code } }, context);
+    if (!account.operator.hasSecondFactor) await endSessionsBeforeFirstFactor(getDb(), account, context);
     refresh();
     return { ...successState(copy.t.account.totpOn), recoveryCodes };
   });
@@ -141,6 +144,7 @@ export async function operatorRegisterPasskeyAction(form: FormData): Promise<For
     }),
     async ({ account, context, copy }) => {
       await runOnOperatorAccount(registerPasskeyEndpoint, account, { body: { response, ...(name ? { name } : {}) } }, context);
+      if (!account.operator.hasSecondFactor) await endSessionsBeforeFirstFactor(getDb(), account, context);
       refresh();
       return successState(copy.t.account.passkeyAdded);
     },

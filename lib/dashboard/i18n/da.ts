@@ -380,7 +380,7 @@ export const da: DashboardMessages = {
   errors: {
     forbidden: "Din rolle giver ikke adgang til dette.",
     notFound: "Miljøet findes ikke længere. Vælg et andet.",
-    secondFactorRequired: "Tilføj først en ekstra faktor til din konto: indtil da kan du kun læse her.",
+    secondFactorRequired: "Ændringer kræver et login med en ekstra faktor: tilføj en under Kontosikkerhed, eller log ind igen med din. Indtil da kan du kun læse her.",
   },
   secondStep: {
     lead: "Indtast den 6-cifrede kode fra din godkendelsesapp.",
@@ -392,6 +392,9 @@ export const da: DashboardMessages = {
     body: "Ejere og administratorer kan kun læse her, indtil de beskytter deres konto med en godkendelsesapp eller en adgangsnøgle.",
     bodyOutsideProduction: "I produktion kan ejere og administratorer uden en godkendelsesapp eller en adgangsnøgle kun læse. Tilføj en nu.",
     link: "Sæt en op under Kontosikkerhed",
+    signInAgainTitle: "Log ind igen med din ekstra faktor",
+    signInAgainBody: "Denne session blev åbnet med din adgangskode alene, så den kan kun læse. Log ud, og log ind igen med din godkendelsesapp eller adgangsnøgle for at ændre noget.",
+    signInAgainOutsideProduction: "Denne session blev åbnet med din adgangskode alene. I produktion kunne den kun læse: log ud, og log ind igen med din godkendelsesapp eller adgangsnøgle.",
   },
   account: {
     title: "Kontosikkerhed",

@@ -383,7 +383,7 @@ export const en = {
   errors: {
     forbidden: "Your role cannot see this.",
     notFound: "This environment no longer exists. Choose another.",
-    secondFactorRequired: "Add a second factor to your account first: until then you can only read here.",
+    secondFactorRequired: "Changes need a sign-in with a second factor: add one in Account security, or sign in again with yours. Until then you can only read here.",
   },
   secondStep: {
     lead: "Enter the 6-digit code from your authenticator app.",
@@ -395,6 +395,9 @@ export const en = {
     body: "Owners and admins can only read here until they protect their account with an authenticator app or a passkey.",
     bodyOutsideProduction: "In production, owners and admins without an authenticator app or a passkey can only read. Add one now.",
     link: "Set one up in Account security",
+    signInAgainTitle: "Sign in again with your second factor",
+    signInAgainBody: "This session was opened with your password alone, so it can only read. Sign out and sign in again with your authenticator app or passkey to make changes.",
+    signInAgainOutsideProduction: "This session was opened with your password alone. In production it could only read: sign out and sign in again with your authenticator app or passkey.",
   },
   account: {
     title: "Account security",
