@@ -32,7 +32,7 @@ async function allPages(env: Env, query = ""): Promise<AuditEvent[]> {
   const items: AuditEvent[] = [];
   let cursor: string | null = null;
   do {
-    const res = await env.api.get(`/audit-events?limit=100${query}${cursor ? `&cursor=${cursor}` : ""}`);
+    const res: { status: number; text: string; body: { items: AuditEvent[]; nextCursor: string | null } } = await env.api.get(`/audit-events?limit=100${query}${cursor ? `&cursor=${cursor}` : ""}`);
     expect(res.status, res.text).toBe(200);
     items.push(...res.body.items);
     cursor = res.body.nextCursor;
