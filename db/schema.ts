@@ -313,6 +313,12 @@ export const events = pgTable(
     index("events_environment_created_idx").on(t.environmentId, t.createdAt),
     index("events_environment_seq_idx").on(t.environmentId, t.seq),
     index("events_subject_idx").on(t.subjectId),
+    // The audit log's type and actor filters (lib/audit/list-audit-events.ts): newest
+    // first within the type or actor, and an unknown one is an empty range.
+    index("events_environment_type_seq_idx").on(t.environmentId, t.type, t.seq),
+    index("events_environment_actor_seq_idx").on(t.environmentId, t.actorId, t.seq),
+    // The actor filter's other half (the impersonator); almost every event has none.
+    index("events_environment_on_behalf_of_seq_idx").on(t.environmentId, t.onBehalfOfId, t.seq).where(sql`${t.onBehalfOfId} is not null`),
   ],
 );
 

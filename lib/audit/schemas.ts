@@ -25,26 +25,42 @@ const typeFilter = z
     { error: `must be an event type (e.g. user.created) or a namespace (${EVENT_NAMESPACES.map((n) => `${n}.*`).join(", ")})` },
   );
 
-export const auditEventsQuery = pageQuery
-  .extend({
-    actor: z
-      .string()
-      .min(1, "must not be empty")
-      .max(128, "must be at most 128 characters")
-      .optional()
-      .meta({ description: "An actor id (user id, secret key id, operator id): events it did, or did acting as a user it impersonated." }),
-    type: typeFilter.optional().meta({ description: "One event type (`user.banned`) or a namespace (`organization.*`)." }),
-    userId: z.uuid("must be a UUID").optional().meta({ description: "Events about this user (their subject): account, email, session, factor and identity events." }),
-    organizationId: z.uuid("must be a UUID").optional().meta({ description: "Events about this organization, membership and invitation events included." }),
-    after: instant.optional().meta({ description: "Events created at or after this instant." }),
-    before: instant.optional().meta({ description: "Events created before this instant (so `after`/`before` windows of adjacent days never overlap)." }),
-  })
-  .refine((query) => !query.after || !query.before || new Date(query.after) < new Date(query.before), {
-    error: "must be later than after",
-    path: ["before"],
-  });
+/** The audit log's filters, shared by the list and the export (one query module reads them). */
+const auditEventFilters = {
+  actor: z
+    .string()
+    .min(1, "must not be empty")
+    .max(128, "must be at most 128 characters")
+    .optional()
+    .meta({ description: "An actor id (user id, secret key id, operator id): events it did, or did acting as a user it impersonated." }),
+  type: typeFilter.optional().meta({ description: "One event type (`user.banned`) or a namespace (`organization.*`)." }),
+  userId: z.uuid("must be a UUID").optional().meta({ description: "Events about this user (their subject): account, email, session, factor and identity events." }),
+  organizationId: z.uuid("must be a UUID").optional().meta({ description: "Events about this organization, membership and invitation events included." }),
+  after: instant.optional().meta({ description: "Events created at or after this instant." }),
+  before: instant.optional().meta({ description: "Events created before this instant (so `after`/`before` windows of adjacent days never overlap)." }),
+};
+
+const windowInOrder = [
+  (query: { after?: string; before?: string }) => !query.after || !query.before || new Date(query.after) < new Date(query.before),
+  { error: "must be later than after", path: ["before"] },
+] satisfies [unknown, { error: string; path: string[] }];
+
+export const auditEventsQuery = pageQuery.extend(auditEventFilters).refine(...windowInOrder);
 
 export type AuditEventsFilter = z.output<typeof auditEventsQuery>;
+
+/**
+ * The export's query: the list's filters, and `cursor` to resume an interrupted
+ * export after the last line received (its `id`). No `limit`: it runs to the end.
+ */
+export const auditEventsExportQuery = z
+  .object({
+    ...auditEventFilters,
+    cursor: z.uuid("must be the id of an exported event").optional().meta({ description: "Resume after this event (the `id` of the last line received)." }),
+  })
+  .refine(...windowInOrder);
+
+export type AuditEventsExportFilter = z.output<typeof auditEventsExportQuery>;
 
 export const auditEventSchema = z
   .object({

@@ -4,6 +4,7 @@ import type { AnyEndpoint, RawInput } from "../operation/endpoint";
 import type { RequestContext } from "../operation/request-context";
 import { ResponseEffects } from "../operation/response-effects";
 import { SeeOther } from "../operation/see-other";
+import { StreamedBody } from "../operation/streamed-body";
 import type { OperatorAccount } from "../operators/operator-sessions";
 import { listPasskeysEndpoint } from "../passkeys/endpoints";
 import { isRecentlyVerified } from "../sessions/reverification";
@@ -11,7 +12,7 @@ import { retryReadOnce } from "../http/database-faults";
 import { dashboardRequestContext } from "./dashboard-request";
 import { currentOperatorAccount, signInRedirect } from "./operator-session";
 
-type ResultOf<E extends AnyEndpoint> = Exclude<Awaited<ReturnType<E["handle"]>>, SeeOther>;
+type ResultOf<E extends AnyEndpoint> = Exclude<Awaited<ReturnType<E["handle"]>>, SeeOther | StreamedBody>;
 
 /**
  * Runs a Client API operation on the signed-in operator's own account, which is a
@@ -30,6 +31,7 @@ export async function runOnOperatorAccount<E extends AnyEndpoint>(
   const result = await executeOperation(target, { environment: account.environment, session: account.session, context }, input, new ResponseEffects());
   // These operations answer with a body; none of them sends a browser on.
   if (result instanceof SeeOther) throw new Error(`${target.operation.operationId} answered a redirect on an operator's account`);
+  if (result instanceof StreamedBody) throw new Error(`${target.operation.operationId} answered a stream on an operator's account`);
   return result as ResultOf<E>;
 }
 

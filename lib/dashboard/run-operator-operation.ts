@@ -6,6 +6,7 @@ import type { Infer } from "../operation/operation";
 import type { RequestContext } from "../operation/request-context";
 import { ResponseEffects } from "../operation/response-effects";
 import { SeeOther } from "../operation/see-other";
+import { StreamedBody } from "../operation/streamed-body";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Server API or dashboard-only endpoint, whatever its schemas
 type ServerEndpoint<R> = Endpoint<any, any, any, R extends undefined ? undefined : any, "server" | "operator">;
@@ -31,5 +32,7 @@ export async function runOperatorOperation<E extends ServerEndpoint<unknown>>(
   const result = await executeOperation(target, { environment, session: null, operator, context }, input, new ResponseEffects());
   // Server API operations answer with a body, never a browser redirect.
   if (result instanceof SeeOther) throw new Error(`${target.operation.operationId} answered a redirect to an operator`);
+  // A stream (an export) is for HTTP clients; the dashboard links to the route instead.
+  if (result instanceof StreamedBody) throw new Error(`${target.operation.operationId} answered a stream to an operator`);
   return result as Exclude<Infer<E["operation"]["response"]["schema"]>, SeeOther>;
 }

@@ -135,6 +135,16 @@ export const environmentSettingsSchema = z
         frameAncestors: z.array(frameAncestor).min(1).max(20).default(["'none'"]),
       })
       .prefault({}),
+    auditLog: z
+      .strictObject({
+        /**
+         * Events older than this many days are deleted by the hourly clean-up
+         * (lib/audit/retention.ts): 1 day to 10 years, a year by default. There is no
+         * "forever" (a null resets to the default, as every key): 3650 is the most.
+         */
+        retentionDays: z.int().min(1).max(3650).default(365),
+      })
+      .prefault({}),
   })
   .superRefine((settings, ctx) => {
     if (settings.security.frameAncestors.includes("'none'") && settings.security.frameAncestors.length > 1) {

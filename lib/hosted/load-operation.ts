@@ -6,6 +6,7 @@ import { requestIdFor } from "../http/request-id";
 import type { AnyEndpoint, RawInput } from "../operation/endpoint";
 import { ResponseEffects } from "../operation/response-effects";
 import { SeeOther } from "../operation/see-other";
+import { StreamedBody } from "../operation/streamed-body";
 import type { ActiveSession } from "../sessions/resolve-session";
 import { hostedCaller, redirectForSession, redirectToSignIn, type HostedFrame, type ResultOf } from "./run-action";
 
@@ -39,8 +40,8 @@ export async function loadOperation<E extends AnyEndpoint>(page: HostedPage, tar
     throw serviceUnavailableFor(error, requestId) ?? error;
   }
   // A server component cannot answer with a redirect or set a cookie; an operation that asks to is no page read.
-  if (result instanceof SeeOther || effects.session || effects.mfaFlow || effects.flowCookies.length > 0) {
-    throw new Error(`${operation.operationId} answers with a redirect or a cookie, which a page cannot send`);
+  if (result instanceof SeeOther || result instanceof StreamedBody || effects.session || effects.mfaFlow || effects.flowCookies.length > 0) {
+    throw new Error(`${operation.operationId} answers with a redirect, a stream or a cookie, which a page cannot send`);
   }
   return result as ResultOf<E>;
 }

@@ -10,6 +10,7 @@ import { requestIdFor } from "../http/request-id";
 import { ResponseEffects } from "../operation/response-effects";
 import { sessionSetCookies } from "../http/effect-cookies";
 import { SeeOther } from "../operation/see-other";
+import { StreamedBody } from "../operation/streamed-body";
 import type { GateKey } from "../sessions/gates";
 import { nextStepUrl } from "../flows/flow-target";
 import { errorState, type ErrorOptions } from "./form-errors";
@@ -32,7 +33,7 @@ export interface ActionContext extends HostedFrame {
 type Describe = (t: Messages) => Omit<ErrorOptions, "requestId">;
 
 /** Hosted pages and forms never invoke a link target, so a See Other answer is not theirs to handle. */
-export type ResultOf<E extends AnyEndpoint> = Exclude<Awaited<ReturnType<E["handle"]>>, SeeOther>;
+export type ResultOf<E extends AnyEndpoint> = Exclude<Awaited<ReturnType<E["handle"]>>, SeeOther | StreamedBody>;
 
 /** What a hosted page or form presents to the pipeline: the environment and session its context resolved, and the request's facts. */
 export function hostedCaller(frame: HostedContext, requestId: string): PresentedCredentials {
@@ -128,7 +129,7 @@ export function runOperationAction<E extends AnyEndpoint, S extends FormState = 
     if (stop) return stop;
     const effects = new ResponseEffects();
     const result = await executeOperation(target, hostedCaller(context, context.requestId), options.input(context), effects);
-    if (result instanceof SeeOther) throw new Error(`${target.operation.operationId} answered a redirect to a hosted form`);
+    if (result instanceof SeeOther || result instanceof StreamedBody) throw new Error(`${target.operation.operationId} answered a redirect or a stream to a hosted form`);
     await applySetCookies(sessionSetCookies(effects, context.request));
     return options.then(result as ResultOf<E>, context);
   });

@@ -14,6 +14,7 @@ import { serverActor, type Endpoint, type OperationInput, type RawInput } from "
 import type { AuthLevel, Infer, Operation, OrganizationScope } from "../operation/operation";
 import type { ResponseEffects } from "../operation/response-effects";
 import { SeeOther } from "../operation/see-other";
+import type { StreamedBody } from "../operation/streamed-body";
 import { assertStorableStrings } from "./json-body";
 import { zodToAppError } from "./zod-errors";
 
@@ -143,7 +144,7 @@ export async function executeOperation<P extends ZodOrNone, Q extends ZodOrNone,
   presented: PresentedCredentials,
   raw: RawInput,
   effects: ResponseEffects,
-): Promise<Infer<R> | SeeOther> {
+): Promise<Infer<R> | SeeOther | StreamedBody> {
   const { operation } = target;
   const granted = await authorize(operation, presented).catch((error: unknown) => {
     const gate = operation.pendingNavigatesToGate && presented.context.acceptsHtml ? pendingGate(error) : null;

@@ -19,6 +19,7 @@ import { requestIdFor } from "./request-id";
 import { flowSetCookies, sessionSetCookies } from "./effect-cookies";
 import { ResponseEffects } from "../operation/response-effects";
 import { SeeOther } from "../operation/see-other";
+import { StreamedBody } from "../operation/streamed-body";
 
 /** What Next.js passes as the second argument of a route handler. */
 export interface RouteContext {
@@ -84,7 +85,7 @@ export function route<P extends ZodOrNone, Q extends ZodOrNone, B extends ZodOrN
       const body = !operation.body ? undefined : operation.formBody && isFormPost(request) ? await readFormBody(request) : await readJsonBody(request);
       const raw = { params: await routeContext.params, query: Object.fromEntries(new URL(request.url).searchParams), body };
       const result = await executeOperation(target, presented, raw, effects);
-      response = jsonResponse(operation, result);
+      response = result instanceof StreamedBody ? streamedResponse(operation, result, requestId) : jsonResponse(operation, result);
       effects.headers.forEach((value, name) => headers.set(name, value));
       for (const cookie of [...sessionSetCookies(effects, request), ...flowSetCookies(effects, request)]) headers.append("set-cookie", cookie);
     } catch (caught) {
@@ -108,6 +109,40 @@ export function route<P extends ZodOrNone, Q extends ZodOrNone, B extends ZodOrN
 export async function clientPreflight(request: Request): Promise<Response> {
   const environment = await findClientEnvironment(getDb(), request).catch(() => null);
   return new Response(null, { status: 204, headers: preflightHeaders(request, environment) });
+}
+
+/**
+ * A streamed answer (an export): its first chunk was read before the handler
+ * returned, the rest is pulled as the client reads. A failure mid-stream can no
+ * longer become a problem+json answer (the status is sent): it is logged with the
+ * request id and the stream is aborted, so the client sees a broken transfer rather
+ * than a short export that looks complete.
+ */
+function streamedResponse(operation: Operation<ZodOrNone, ZodOrNone, ZodOrNone, ZodOrNone, AuthLevel>, result: StreamedBody, requestId: string): Response {
+  const encoder = new TextEncoder();
+  let first: string | null = result.first;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const chunk = first;
+        first = null;
+        if (chunk) return controller.enqueue(encoder.encode(chunk));
+        const next = await result.rest.next();
+        if (next.done) controller.close();
+        else controller.enqueue(encoder.encode(next.value));
+      } catch (error) {
+        logUnexpectedError(requestId, error);
+        controller.error(error);
+      }
+    },
+    async cancel() {
+      await result.rest.return?.();
+    },
+  });
+  return new Response(body, {
+    status: operation.response.status,
+    headers: { "cache-control": operation.cacheControl ?? "no-store", "content-type": operation.response.contentType ?? "application/octet-stream" },
+  });
 }
 
 function jsonResponse(operation: Operation<ZodOrNone, ZodOrNone, ZodOrNone, ZodOrNone, AuthLevel>, result: unknown): Response {

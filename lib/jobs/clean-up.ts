@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNotNull, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Database } from "@/db/client";
+import { deleteExpiredAuditEvents } from "../audit/retention";
 import { dataRequests, emailAddresses, jobs, oauthFlows, oneTimeCodes, outboxEmails, rateLimitBuckets, sessions, webauthnChallenges } from "@/db/schema";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -28,7 +29,8 @@ export const RETENTION_DAYS = {
   oauthFlows: 0,
 } as const;
 
-export type CleanUpCounts = Record<keyof typeof RETENTION_DAYS | "exportsWiped", number>;
+/** `auditEvents`: the audit log, kept per environment (setting auditLog.retentionDays, lib/audit/retention.ts). */
+export type CleanUpCounts = Record<keyof typeof RETENTION_DAYS | "exportsWiped" | "auditEvents", number>;
 
 /** Rows deleted per statement: a first run on a large database deletes in many short steps, not one long lock. */
 const BATCH = 1000;
@@ -73,6 +75,7 @@ export async function cleanUp(db: Database, now: Date = new Date()): Promise<Cle
     ),
     oauthFlows: await deleteInBatches(db, oauthFlows, oauthFlows.id, lte(oauthFlows.expiresAt, cutoff("oauthFlows"))),
     exportsWiped: await wipeDeadExports(db, now),
+    auditEvents: await deleteExpiredAuditEvents(db, now),
   };
 }
 

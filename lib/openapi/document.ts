@@ -106,7 +106,7 @@ function toOpenApi(operation: AnyOperation): ZodOpenApiOperationObject {
           ? { headers: z.object({ "Cache-Control": z.string().meta({ description: "Caching policy.", example: operation.cacheControl }) }) }
           : {}),
         ...(response.status === 303 ? { headers: z.object({ Location: z.string().meta({ description: "Where the browser goes next." }) }) } : {}),
-        ...(response.schema ? { content: { "application/json": { schema: response.schema as z.ZodType } } } : {}),
+        ...(response.schema ? { content: { [response.contentType ?? "application/json"]: { schema: response.schema as z.ZodType } } } : {}),
       },
       // The pipeline refuses these to an impersonation session whatever the operation lists.
       ...errorResponses(refusedDuringImpersonation(operation) ? [...operation.errors, "impersonation_forbidden"] : operation.errors),

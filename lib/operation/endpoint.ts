@@ -9,6 +9,7 @@ import type { AuthLevel, Infer, Operation, SessionLevel } from "./operation";
 import type { RequestContext } from "./request-context";
 import type { ResponseEffects } from "./response-effects";
 import type { SeeOther } from "./see-other";
+import type { StreamedBody } from "./streamed-body";
 
 type ZodOrNone = z.ZodType | undefined;
 
@@ -44,7 +45,7 @@ export type OperationInput<A extends AuthLevel, P, Q, B> = BaseInput<P, Q, B> &
 
 export type OperationHandler<A extends AuthLevel, P extends ZodOrNone, Q extends ZodOrNone, B extends ZodOrNone, R extends ZodOrNone> = (
   input: OperationInput<A, Infer<P>, Infer<Q>, Infer<B>>,
-) => Promise<Infer<R> | SeeOther>;
+) => Promise<Infer<R> | SeeOther | StreamedBody>;
 
 /**
  * An operation with its implementation, defined in `lib/<domain>/…-endpoints.ts`:

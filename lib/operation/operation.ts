@@ -117,7 +117,11 @@ interface OperationFields<
    */
   formBody?: true;
   /** 303: the operation always answers a browser navigating with a redirect (Location), never a body. */
-  response: { status: 200 | 201 | 204 | 303; description: string; schema?: R };
+  /**
+   * `contentType`: a streamed answer (the handler returns a StreamedBody,
+   * lib/operation/streamed-body.ts); `schema` then describes one line of it.
+   */
+  response: { status: 200 | 201 | 204 | 303; description: string; schema?: R; contentType?: "application/x-ndjson" };
   /**
    * Cache-Control of a successful response; `no-store` when omitted, since most
    * answers are per-user. Public documents (JWKS, discovery) set a max-age so

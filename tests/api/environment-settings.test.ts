@@ -17,6 +17,7 @@ function defaults(applicationName: string) {
     organizations: { enabled: true, maxPerUser: 100, maxMembers: 10000 },
     branding: { applicationName, logoUrl: null, accentColor: null, defaultLocale: "en" },
     security: { frameAncestors: ["'none'"] },
+    auditLog: { retentionDays: 365 },
   };
 }
 

@@ -39,7 +39,8 @@ export async function call<T = any>(method: string, path: string, options: CallO
   return {
     status: response.status,
     headers: response.headers,
-    body: (contentType.includes("json") && text ? JSON.parse(text) : text) as T,
+    // NDJSON (exports) stays text: one JSON document a line.
+    body: (contentType.includes("json") && !contentType.includes("ndjson") && text ? JSON.parse(text) : text) as T,
     text,
   };
 }
@@ -147,5 +148,6 @@ export const ALL_SERVER_OPERATIONS: OperationCase[] = [
   { name: "list signing keys", method: "GET", path: () => "/signing-keys" },
   { name: "get frontend hosts", method: "GET", path: () => "/frontend-hosts" },
   { name: "list audit events", method: "GET", path: () => "/audit-events" },
+  { name: "export audit events", method: "GET", path: () => "/audit-events/export" },
   { name: "get activity summary", method: "GET", path: () => "/activity-summary" },
 ];

@@ -196,6 +196,7 @@ describe("the periodic clean-up", () => {
       webauthnChallenges: 0,
       oauthFlows: 0,
       exportsWiped: 0,
+      auditEvents: 0,
     });
   });
 });
