@@ -1,0 +1,3 @@
+CREATE INDEX "events_environment_type_seq_idx" ON "events" USING btree ("environment_id","type","seq");--> statement-breakpoint
+CREATE INDEX "events_environment_actor_seq_idx" ON "events" USING btree ("environment_id","actor_id","seq");--> statement-breakpoint
+CREATE INDEX "events_environment_on_behalf_of_seq_idx" ON "events" USING btree ("environment_id","on_behalf_of_id","seq") WHERE "events"."on_behalf_of_id" is not null;
