@@ -99,6 +99,20 @@ function toOpenApi(operation: AnyOperation): ZodOpenApiOperationObject {
           },
         }
       : {}),
+    ...(operation.streamBody
+      ? {
+          requestBody: {
+            required: true,
+            description: operation.streamBody.description,
+            content: {
+              [operation.streamBody.contentType]: {
+                schema: operation.streamBody.first ? z.union([operation.streamBody.first, operation.streamBody.line]) : operation.streamBody.line,
+                example: operation.streamBody.example,
+              },
+            },
+          },
+        }
+      : {}),
     responses: {
       [String(response.status)]: {
         description: response.description,
@@ -106,7 +120,11 @@ function toOpenApi(operation: AnyOperation): ZodOpenApiOperationObject {
           ? { headers: z.object({ "Cache-Control": z.string().meta({ description: "Caching policy.", example: operation.cacheControl }) }) }
           : {}),
         ...(response.status === 303 ? { headers: z.object({ Location: z.string().meta({ description: "Where the browser goes next." }) }) } : {}),
-        ...(response.schema ? { content: { "application/json": { schema: response.schema as z.ZodType } } } : {}),
+        ...(response.schema
+          ? operation.streamResponse
+            ? { content: { [operation.streamResponse.contentType]: { schema: operation.streamResponse.line, example: operation.streamResponse.example } } }
+            : { content: { "application/json": { schema: response.schema as z.ZodType } } }
+          : {}),
       },
       // The pipeline refuses these to an impersonation session whatever the operation lists.
       ...errorResponses(refusedDuringImpersonation(operation) ? [...operation.errors, "impersonation_forbidden"] : operation.errors),

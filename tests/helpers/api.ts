@@ -39,7 +39,7 @@ export async function call<T = any>(method: string, path: string, options: CallO
   return {
     status: response.status,
     headers: response.headers,
-    body: (contentType.includes("json") && text ? JSON.parse(text) : text) as T,
+    body: (contentType.includes("json") && !contentType.includes("ndjson") && text ? JSON.parse(text) : text) as T,
     text,
   };
 }
