@@ -12,6 +12,8 @@ import { importConfigLine, importUserLine } from "./schemas";
 export const IMPORT_MAX_LINES = 100_000;
 /** Users per multi-row insert: one round trip each, results streamed as each batch lands. */
 const BATCH_SIZE = 500;
+/** Batches written at once: the database's index work overlaps, and parsing overlaps both. */
+const WRITERS = 3;
 
 /** What each line of the answer says: the new user's id, or why the line was refused. */
 export type ImportResult = { line: number; id: string } | { line: number; error: AppError };
@@ -54,28 +56,44 @@ function isConfigLine(value: unknown): boolean {
   return typeof value === "object" && value !== null && "hasherConfig" in value;
 }
 
+/** What earlier lines of this import claimed: a later line claiming it again is refused. */
+interface Claimed {
+  emails: Set<string>;
+  externalIds: Set<string>;
+}
+
+/** Refuses the lines whose email or externalId an earlier line of the import claimed; the others claim theirs. */
+function claimIdentifiers(batch: Pending[], claimed: Claimed, results: ImportResult[]): Pending[] {
+  const accepted: Pending[] = [];
+  for (const pending of batch) {
+    const { email, external_id: externalId } = pending.row;
+    if (email && claimed.emails.has(email)) results.push({ line: pending.line, error: emailTaken() });
+    else if (externalId && claimed.externalIds.has(externalId)) results.push({ line: pending.line, error: externalIdTaken() });
+    else {
+      if (email) claimed.emails.add(email);
+      if (externalId) claimed.externalIds.add(externalId);
+      accepted.push(pending);
+    }
+  }
+  return accepted;
+}
+
 /**
- * Refuses, per line, an email or externalId that another user holds or an earlier line
- * of the same batch claims, then inserts the rest in one statement (atomic: one
- * transaction). Should a concurrent write take an identifier between the check and the
- * insert, the batch is retried row by row so only that line fails.
+ * Writes one batch: refuses, per line, an email or externalId another user already
+ * holds, then inserts the rest in one statement (atomic: one transaction). Should a
+ * concurrent write elsewhere take an identifier between the check and the insert, the
+ * batch is retried row by row so only that line fails.
  */
-async function flushBatch(db: Database, environment: EnvironmentContext, batch: Pending[], actor: Actor): Promise<ImportResult[]> {
+async function writeBatch(db: Database, environment: EnvironmentContext, batch: Pending[], actor: Actor): Promise<ImportResult[]> {
   const emails = batch.flatMap(({ row }) => (row.email ? [row.email] : []));
   const externalIds = batch.flatMap(({ row }) => (row.external_id ? [row.external_id] : []));
   const taken = await takenIdentifiers(db, environment.id, emails, externalIds);
   const results: ImportResult[] = [];
-  const accepted: Pending[] = [];
-  for (const pending of batch) {
-    const { email, external_id: externalId } = pending.row;
-    if (email && taken.emails.has(email)) results.push({ line: pending.line, error: emailTaken() });
-    else if (externalId && taken.externalIds.has(externalId)) results.push({ line: pending.line, error: externalIdTaken() });
-    else {
-      if (email) taken.emails.add(email);
-      if (externalId) taken.externalIds.add(externalId);
-      accepted.push(pending);
-    }
-  }
+  const accepted = batch.filter(({ line, row }) => {
+    const error = row.email && taken.emails.has(row.email) ? emailTaken() : row.external_id && taken.externalIds.has(row.external_id) ? externalIdTaken() : null;
+    if (error) results.push({ line, error });
+    return !error;
+  });
   try {
     await insertNewUsers(db, environment, accepted.map(({ row }) => row), actor);
     results.push(...accepted.map(({ line, row }) => ({ line, id: row.id })));
@@ -92,12 +110,12 @@ async function flushBatch(db: Database, environment: EnvironmentContext, batch: 
       }
     }
   }
-  return results.sort((a, b) => a.line - b.line);
+  return results;
 }
 
 /**
- * Imports users from NDJSON lines (CONTRACT §5, import), yielding each line's result
- * as its batch completes. Each line is checked on its own (schema, metadata, digest
+ * Imports users from NDJSON lines (CONTRACT §5, import), yielding the lines' results
+ * a batch at a time as each batch is written (a refused line's at once). Each line is checked on its own (schema, metadata, digest
  * format); a refused line never stops the others. The first line may carry the
  * hashers' parameters (`{"hasherConfig": …}`); it answers only if it is refused.
  * Blank lines are skipped. Past 100,000 lines the import stops with a 413 line.
@@ -109,13 +127,27 @@ export async function* importUsers(
   environment: EnvironmentContext,
   stream: ReadableStream<Uint8Array>,
   actor: Actor,
-): AsyncGenerator<ImportResult> {
+): AsyncGenerator<ImportResult[]> {
   let extras: Pick<DigestExtras, "hasherConfig"> = {};
   let batch: Pending[] = [];
+  const claimed: Claimed = { emails: new Set(), externalIds: new Set() };
+  // Up to WRITERS batches are written at once while the next is parsed. Lines of the
+  // same import never collide in the database: `claimed` settled them first.
+  const writing: Promise<ImportResult[]>[] = [];
+  const write = async (pending: Pending[]): Promise<ImportResult[]> => {
+    const refused: ImportResult[] = [];
+    const accepted = claimIdentifiers(pending, claimed, refused);
+    const started = writeBatch(db, environment, accepted, actor);
+    // Awaited in turn below; this only keeps a failure meanwhile from counting as unhandled.
+    started.catch(() => {});
+    writing.push(started);
+    const done = writing.length >= WRITERS ? await (writing.shift() ?? Promise.resolve([])) : [];
+    return [...refused, ...done];
+  };
   let users = 0;
   for await (const { line, text, error } of readLines(stream)) {
     if (error) {
-      yield { line, error };
+      yield [{ line, error }];
       continue;
     }
     if (text.trim() === "") continue;
@@ -128,7 +160,7 @@ export async function* importUsers(
         continue;
       }
       if (++users > IMPORT_MAX_LINES) {
-        yield { line, error: new AppError("payload_too_large", `An import holds at most ${IMPORT_MAX_LINES} users; this line and the rest were not read.`) };
+        yield [{ line, error: new AppError("payload_too_large", `An import holds at most ${IMPORT_MAX_LINES} users; this line and the rest were not read.`) }];
         break;
       }
       const input = importUserLine.safeParse(value);
@@ -136,14 +168,20 @@ export async function* importUsers(
       batch.push({ line, row: await newUserRow(environment, input.data, extras) });
     } catch (caught) {
       if (!(caught instanceof AppError)) throw caught;
-      yield { line, error: caught };
+      yield [{ line, error: caught }];
     }
     if (batch.length >= BATCH_SIZE) {
-      yield* await flushBatch(db, environment, batch, actor);
+      const done = await write(batch);
       batch = [];
+      if (done.length > 0) yield done;
     }
   }
-  yield* await flushBatch(db, environment, batch, actor);
+  const done = await write(batch);
+  if (done.length > 0) yield done;
+  for (const rest of writing.splice(0)) {
+    const results = await rest;
+    if (results.length > 0) yield results;
+  }
 }
 
 /** A result as its NDJSON line: `{line, id}` or `{line, error: problem}`. */
@@ -156,14 +194,14 @@ export function importResultLine(result: ImportResult, requestId: string): strin
  * A failure past the first byte cannot change the 200 any more: it is logged with the
  * request id and ends the stream, so a client sees lines missing, never a false success.
  */
-export function importResponseStream(results: AsyncGenerator<ImportResult>, requestId: string): ReadableStream<Uint8Array> {
+export function importResponseStream(results: AsyncGenerator<ImportResult[]>, requestId: string): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
         const next = await results.next();
         if (next.done) controller.close();
-        else controller.enqueue(encoder.encode(importResultLine(next.value, requestId)));
+        else controller.enqueue(encoder.encode(next.value.map((result) => importResultLine(result, requestId)).join("")));
       } catch (error) {
         logUnexpectedError(requestId, error);
         controller.error(new Error(`the import failed; quote request id ${requestId}`));
