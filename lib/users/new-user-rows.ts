@@ -116,7 +116,7 @@ export function takenError(error: unknown): AppError | null {
 /**
  * Inserts users, their primary addresses and a `user.created` event each in one
  * statement: the rows travel as one JSON parameter (jsonb_to_recordset), so a batch of
- * 500 is one round trip and never near the bind-parameter limit.
+ * 1,000 is one round trip and never near the bind-parameter limit.
  */
 export async function insertNewUsers(db: Database, environment: EnvironmentContext, rows: NewUserRow[], actor: Actor): Promise<void> {
   if (rows.length === 0) return;

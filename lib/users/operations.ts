@@ -177,7 +177,7 @@ export const importUsersOperation = defineOperation({
     "The first line may instead be `{\"hasherConfig\": {\"scrypt_firebase\": {signerKey, saltSeparator, rounds, memCost}}}`.",
     "The answer is 200 NDJSON, one `{line, id}` or `{line, error}` for each user line (`line` counts from 1, blank lines and a valid hasherConfig line answer nothing;",
     "`error` is a problem object: 400 invalid_request for a malformed line or digest, 409 identifier_exists for an email or externalId already taken, by another user or an earlier line).",
-    "Lines are validated one by one and inserted 500 at a time; results stream back as each batch is written, so they are not in line order (match them by `line`). A line over 64 KiB is refused alone; past 100,000 users one 413 line ends the import.",
+    "Lines are validated one by one and inserted 1,000 at a time; results stream back as each batch is written, so they are not in line order (match them by `line`). A line over 64 KiB is refused alone; past 100,000 users one 413 line ends the import.",
   ].join(" "),
   tags,
   auth: "server",
