@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { hashPassword, importedDigest, verifyPassword } from "@/lib/auth/password-hasher";
+import { PASSWORD_DIGEST_FORMATS } from "@/lib/users/password-digest-formats";
 import { FIREBASE_CONFIG, foreignDigests } from "../../helpers/imported-digests";
 
 const PASSWORD = "correct horse battery staple";
@@ -52,6 +53,15 @@ describe("password hasher registry", () => {
       importedDigest("scrypt_firebase", "aGFzaA==", { hasherConfig }),
     ];
     for (const result of refused) expect(result.ok).toBe(false);
+  });
+
+  it("verifies every example the OpenAPI document gives", async () => {
+    for (const [hasher, , example] of PASSWORD_DIGEST_FORMATS) {
+      if (hasher === "scrypt_firebase") continue; // the published vector, checked above
+      const result = importedDigest(hasher, example, {});
+      if (!result.ok) throw new Error(`${hasher}: ${result.detail}`);
+      expect((await verifyPassword(result.stored, "password")).ok, hasher).toBe(true);
+    }
   });
 
   it("treats an unknown stored format as a wrong password, never a throw", async () => {
