@@ -57,7 +57,7 @@ export async function verifyRate(passwordHash: string, password: string, options
   const worker = async () => {
     while (performance.now() < deadline) {
       const begin = performance.now();
-      if (!(await verifyPassword(passwordHash, password))) throw new Error("verifyPassword refused the right password");
+      if (!(await verifyPassword(passwordHash, password)).ok) throw new Error("verifyPassword refused the right password");
       latencies.push(performance.now() - begin);
     }
   };

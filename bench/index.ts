@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- <search|create|client|oauth|organizations|dashboard> [options]`: performance checks against a real
+ * `npm run bench -- <search|create|client|oauth|organizations|dashboard|import> [options]`: performance checks against a real
  * Postgres (BENCH_DATABASE_URL), kept out of the test suite because they take
  * minutes and need a quiet machine to mean anything.
  */
@@ -7,6 +7,7 @@ import { UsageError } from "./args";
 import { CLIENT_USAGE, runClientBench } from "./client";
 import { CREATE_USAGE, runCreateBench } from "./create";
 import { DASHBOARD_USAGE, runDashboardBench } from "./dashboard";
+import { IMPORT_USAGE, runImportBench } from "./import";
 import { OAUTH_USAGE, runOAuthBench } from "./oauth";
 import { ORGANIZATIONS_USAGE, runOrganizationsBench } from "./organizations";
 import { runSearchBench, SEARCH_USAGE } from "./search";
@@ -18,6 +19,7 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; usage: 
   oauth: { run: runOAuthBench, usage: OAUTH_USAGE },
   organizations: { run: runOrganizationsBench, usage: ORGANIZATIONS_USAGE },
   dashboard: { run: runDashboardBench, usage: DASHBOARD_USAGE },
+  import: { run: runImportBench, usage: IMPORT_USAGE },
 };
 
 function usage(): string {

@@ -173,8 +173,11 @@ export const users = pgTable(
      * proof made before a revocation opens nothing after it (lib/sessions/sign-in-generation.ts).
      */
     signInGeneration: integer("sign_in_generation").notNull().default(0),
+    /** The user's id in the system they were imported from; unique per environment, searchable. */
+    externalId: text("external_id"),
   },
   (t) => [
+    uniqueIndex("users_environment_external_id_idx").on(t.environmentId, t.externalId).where(sql`external_id IS NOT NULL`),
     // Keyset pagination walks (environment, createdAt, id) in either direction.
     index("users_environment_created_idx").on(t.environmentId, t.createdAt, t.id),
     index("users_environment_status_created_idx").on(t.environmentId, t.status, t.createdAt, t.id),

@@ -89,3 +89,25 @@ export class AppError extends Error {
 export function invalidField(field: string, message: string, code: ErrorCode = "invalid_request"): AppError {
   return new AppError(code, `${field}: ${message}`, { fieldErrors: [{ field, code, message }] });
 }
+
+export const PROBLEM_TYPE_BASE = "https://gatehouse.dev/errors/";
+
+/**
+ * An AppError as an RFC 9457 problem object (CONTRACT §4), the machine code twice:
+ * the body of every error response, and the `error` of a line of a bulk answer.
+ */
+export function problemBody(error: AppError, requestId: string) {
+  return {
+    type: `${PROBLEM_TYPE_BASE}${error.code}`,
+    title: ERRORS[error.code].title,
+    status: error.status,
+    detail: error.message,
+    code: error.code,
+    requestId,
+    properties: {
+      ...error.properties,
+      code: error.code,
+      ...(error.fieldErrors ? { errors: error.fieldErrors } : {}),
+    },
+  };
+}

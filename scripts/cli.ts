@@ -12,6 +12,7 @@
  *   operator list [--json]
  *   operator remove --email EMAIL
  *   operator reset-factors --email EMAIL
+ *   users import FILE --env ENV_ID
  */
 import { parseArgs } from "node:util";
 import { z } from "zod";
@@ -30,6 +31,7 @@ import { findOperatorByEmail, listOperators, type OperatorSummary } from "../lib
 import { removeOperator } from "../lib/operators/remove-operator";
 import { resetOperatorFactors } from "../lib/operators/reset-operator-factors";
 import { issueOperatorSignInLink, type SignInLink } from "../lib/operators/sign-in-link";
+import { importUsersFile, progressBar } from "../lib/cli/import-users-file";
 
 const USAGE = `Usage: npm run cli -- <command>
 
@@ -49,7 +51,9 @@ const USAGE = `Usage: npm run cli -- <command>
   operator list [--json]         list the dashboard's operators
   operator remove --email EMAIL  remove an operator; their dashboard sessions end at once
   operator reset-factors --email EMAIL
-                                 remove an operator's second factors (a lost authenticator); their sessions end`;
+                                 remove an operator's second factors (a lost authenticator); their sessions end
+  users import FILE --env ENV_ID import users from an NDJSON file (the body of POST /users/import); refused lines
+                                 are printed as NDJSON on stdout, a progress bar on stderr`;
 
 class UsageError extends Error {}
 
@@ -61,6 +65,7 @@ const { values: flags, positionals } = parseArgs({
     label: { type: "string" },
     email: { type: "string" },
     role: { type: "string" },
+    env: { type: "string" },
     production: { type: "boolean", default: false },
     json: { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
@@ -125,6 +130,19 @@ async function run(db: ReturnType<typeof databaseHandle>["db"], command: string)
       if (!environment) throw new AppError("resource_not_found", `No environment ${environmentId}.`);
       const { kid } = await rotateSigningKey(db, environment.id, SYSTEM_ACTOR);
       return output({ kid, environmentId }, () => `Signing key ${kid} is now current; the previous key stays in the JWKS until its tokens expire.`);
+    }
+    case "users import": {
+      const file = requireArg(positionals[2], "FILE");
+      const environmentId = requireArg(flags.env, "--env ENV_ID");
+      const environment = await findEnvironment(db, environmentId).catch(() => null);
+      if (!environment) throw new AppError("resource_not_found", `No environment ${environmentId}.`);
+      const tty = process.stderr.isTTY;
+      const done = await importUsersFile(db, environment, file, {
+        onProgress: (progress) => process.stderr.write(tty ? `\r${progressBar(progress)}` : `${progressBar(progress)}\n`),
+        refusals: (line) => console.log(line),
+      });
+      process.stderr.write(`${tty ? "\n" : ""}Imported ${done.created} users; refused ${done.refused} lines (listed on stdout).\n`);
+      return;
     }
     case "operator create": {
       const { operator, signInLink } = await createOperator(db, { email: requireArg(flags.email, "--email EMAIL"), role: requireArg(flags.role, "--role owner|admin|viewer") }, SYSTEM_ACTOR);

@@ -53,7 +53,7 @@ export async function changePassword(
     if (!currentPassword) throw invalidCredentials();
     // A wrong current password is a guess like one at the sign-in page: it counts toward
     // the account's throttle, and while that holds even the right one waits (429).
-    await proveOwnCredentials(db, environment, user, () => verifyPassword(currentHash, currentPassword).catch(() => false));
+    await proveOwnCredentials(db, environment, user, async () => (await verifyPassword(currentHash, currentPassword)).ok);
   }
   await assertPasswordAllowed(environment.settings.passwordPolicy, input.newPassword, "newPassword");
   const passwordHash = await hashPassword(input.newPassword);

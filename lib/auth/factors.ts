@@ -33,7 +33,7 @@ export async function verifyFactor(db: Database, environment: EnvironmentContext
   if (user.passwordHash && proof.password === undefined) throw invalidField("password", "is required");
   if (mfaOn && proof.code === undefined) throw invalidField("code", "is required: two-step verification is on");
   await proveOwnCredentials(db, environment, user, async () => {
-    const passwordOk = !user.passwordHash || (await verifyPassword(user.passwordHash, proof.password ?? "").catch(() => false));
+    const passwordOk = !user.passwordHash || (await verifyPassword(user.passwordHash, proof.password ?? "")).ok;
     // The code is spent only with the right password: a wrong guess at the password burns no code.
     return passwordOk && (!mfaOn || (await spendSecondFactorCode(db, user.id, proof.code ?? "")));
   });

@@ -10,7 +10,7 @@ import { userFactorColumns, type UserFactors } from "../mfa/user-factors";
 import type { UserRow } from "../users/serialize";
 import type { RequestContext } from "../operation/request-context";
 import { establishSession, type Establishment } from "../sessions/establish-session";
-import { hashPassword, verifyPassword } from "./password-hasher";
+import { hashPassword, isCurrentDigest, verifyPassword, type PasswordCheck } from "./password-hasher";
 
 /** Longest wait a flood of failures can impose on an account: throttled, never locked out. */
 const MAX_THROTTLE_SECONDS = 15 * 60;
@@ -21,6 +21,34 @@ let dummyHash: Promise<string> | undefined;
 function dummyPasswordHash(): Promise<string> {
   dummyHash ??= hashPassword(`dummy-${Math.random()}`);
   return dummyHash;
+}
+
+/**
+ * Checks a sign-in's password so that the time it takes says as little as today about
+ * whether the account exists: an unknown email (or a user without a password) costs
+ * one argon2id verify of the dummy; an imported digest in another scheme is verified
+ * alongside the dummy, so a fast one (sha256, pbkdf2, scrypt) takes no less than an
+ * unknown email. A slower one (bcrypt at a high cost) still takes longer, until the
+ * user's first sign-in upgrades it.
+ */
+async function checkSignInPassword(digest: string | null | undefined, password: string): Promise<PasswordCheck> {
+  const dummy = await dummyPasswordHash();
+  if (!digest) {
+    await verifyPassword(dummy, password);
+    return { ok: false, needsRehash: false };
+  }
+  if (isCurrentDigest(digest)) return verifyPassword(digest, password);
+  const [check] = await Promise.all([verifyPassword(digest, password), verifyPassword(dummy, password)]);
+  return check;
+}
+
+/**
+ * Replaces a right password's imported (or outdated) digest with argon2id, in the
+ * sign-in's own request. Conditional on the digest read: a password changed meanwhile wins.
+ */
+async function upgradePasswordDigest(db: Database, userId: string, oldDigest: string, password: string): Promise<void> {
+  const passwordHash = await hashPassword(password);
+  await db.update(users).set({ passwordHash }).where(and(eq(users.id, userId), eq(users.passwordHash, oldDigest)));
 }
 
 export function invalidCredentials(): AppError {
@@ -160,9 +188,11 @@ export async function signIn(
   const streak = await assertPasswordNotThrottled(db, environment, input.email);
   const account = await findSignInAccount(db, environment.id, input.email);
   const user = account?.user;
-  const passwordOk = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), input.password).catch(() => false);
-  if (!user || !user.passwordHash || !passwordOk) throw await passwordFailed(db, environment, input.email);
+  const check = await checkSignInPassword(user?.passwordHash, input.password);
+  if (!user || !user.passwordHash || !check.ok) throw await passwordFailed(db, environment, input.email);
   if (user.status === "banned") throw new AppError("user_banned", "This account has been banned.");
+  // Only sign-in upgrades a digest: it is the one place the right password is at hand and proven.
+  if (check.needsRehash) await upgradePasswordDigest(db, user.id, user.passwordHash, input.password);
   const established = await establishSession(db, environment, user, { methods: ["pwd"], factors: account.factors }, context);
   if (established.kind !== "second_factor_required") await passwordSucceeded(db, environment, input.email, streak);
   return established;

@@ -168,6 +168,6 @@ export async function executeOperation<P extends ZodOrNone, Q extends ZodOrNone,
       await enforceRateLimit(getDb(), presented.environment, rule.action, presented.context, identifier);
     }
   }
-  const input = { ...granted, ...(membership ? { membership } : {}), params, query, body, context: presented.context, effects };
+  const input = { ...granted, ...(membership ? { membership } : {}), params, query, body, stream: raw.stream, context: presented.context, effects };
   return target.handle(input as OperationInput<A, Infer<P>, Infer<Q>, Infer<B>>);
 }

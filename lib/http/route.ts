@@ -83,7 +83,8 @@ export function route<P extends ZodOrNone, Q extends ZodOrNone, B extends ZodOrN
         for (const [name, value] of Object.entries(corsHeaders(request, presented.environment))) headers.set(name, value);
       }
       const body = !operation.body ? undefined : operation.formBody && isFormPost(request) ? await readFormBody(request) : await readJsonBody(request);
-      const raw = { params: await routeContext.params, query: Object.fromEntries(new URL(request.url).searchParams), body };
+      const stream = operation.streamBody ? streamedBody(request, operation.streamBody.contentType) : undefined;
+      const raw = { params: await routeContext.params, query: Object.fromEntries(new URL(request.url).searchParams), body, stream };
       const result = await executeOperation(target, presented, raw, effects);
       response = result instanceof StreamedBody ? streamedResponse(operation, result, requestId) : jsonResponse(operation, result);
       effects.headers.forEach((value, name) => headers.set(name, value));
@@ -103,6 +104,13 @@ export function route<P extends ZodOrNone, Q extends ZodOrNone, B extends ZodOrN
     return response;
   };
   return (request, routeContext) => answer(request, routeContext, requestIdFor(request), false);
+}
+
+/** The unread body of a `streamBody` operation, once its media type is the declared one (else 415). */
+function streamedBody(request: Request, contentType: string): ReadableStream<Uint8Array> {
+  const sent = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
+  if (sent !== contentType) throw new AppError("unsupported_media_type", `Send the body as ${contentType}, one JSON object a line.`);
+  return request.body ?? new ReadableStream({ start: (controller) => controller.close() });
 }
 
 /** CORS preflight for Client API routes: answers only Origins the environment allows. */

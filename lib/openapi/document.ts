@@ -99,6 +99,20 @@ function toOpenApi(operation: AnyOperation): ZodOpenApiOperationObject {
           },
         }
       : {}),
+    ...(operation.streamBody
+      ? {
+          requestBody: {
+            required: true,
+            description: operation.streamBody.description,
+            content: {
+              [operation.streamBody.contentType]: {
+                schema: operation.streamBody.first ? z.union([operation.streamBody.first, operation.streamBody.line]) : operation.streamBody.line,
+                example: operation.streamBody.example,
+              },
+            },
+          },
+        }
+      : {}),
     responses: {
       [String(response.status)]: {
         description: response.description,

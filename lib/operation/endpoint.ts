@@ -17,6 +17,8 @@ interface BaseInput<P, Q, B> {
   params: P;
   query: Q;
   body: B;
+  /** The unread request body, for an operation that declares `streamBody`; undefined otherwise. */
+  stream?: ReadableStream<Uint8Array>;
   context: RequestContext;
   effects: ResponseEffects;
 }
@@ -79,6 +81,8 @@ export interface RawInput {
   query?: unknown;
   /** The parsed JSON body (or form values); undefined when none was sent. */
   body?: unknown;
+  /** The unread body of a `streamBody` operation. */
+  stream?: ReadableStream<Uint8Array>;
 }
 
 /** The membership the pipeline resolved for an operation that declares `organization.param`. */

@@ -116,6 +116,13 @@ interface OperationFields<
    * work without JavaScript and cannot use a server action (a file download).
    */
   formBody?: true;
+  /**
+   * The body is a stream of lines, not one JSON document (a bulk import): the route
+   * kit checks its media type and hands the handler the unread body as `stream`, so
+   * a 100,000-line upload is never held in memory whole. `line` documents one line;
+   * `first`, an optional first line. The 64 KiB limit of JSON bodies does not apply.
+   */
+  streamBody?: { contentType: "application/x-ndjson"; description: string; line: z.ZodType; first?: z.ZodType; example: string };
   /** 303: the operation always answers a browser navigating with a redirect (Location), never a body. */
   /**
    * `contentType`: a streamed answer (the handler returns a StreamedBody,

@@ -1,21 +1,16 @@
-import { randomUUID } from "node:crypto";
-import { and, eq, isNotNull, ne, sql } from "drizzle-orm";
+import { and, eq, isNotNull, ne } from "drizzle-orm";
 import type { z } from "zod";
 import type { Database } from "@/db/client";
-import { isUniqueViolation } from "@/db/errors";
 import { emailAddresses, users } from "@/db/schema";
-import { eventInsert, type Actor } from "../audit/record-event";
-import { hashPassword } from "../auth/password-hasher";
+import type { Actor } from "../audit/record-event";
 import { assertPasswordAllowed } from "../auth/password-policy";
 import type { EnvironmentContext } from "../environments/context";
-import { AppError } from "../errors";
 import { assertMetadataFits } from "./metadata";
+import { emailTaken, externalIdTaken, insertNewUsers, newUserRow, takenError, takenIdentifiers } from "./new-user-rows";
 import type { createUserBody, ServerUser } from "./schemas";
 import { NO_FACTORS, toServerUser } from "./serialize";
 
-export function emailTaken(): AppError {
-  return new AppError("identifier_exists", "Another user in this environment already uses this email address.");
-}
+export { emailTaken } from "./new-user-rows";
 
 /**
  * Throws identifier_exists when the address belongs to a user other than `ownerId`.
@@ -38,9 +33,10 @@ export async function assertEmailFree(db: Database, environmentId: string, email
 }
 
 /**
- * Creates a user from the Server API. An email given here is trusted as verified:
- * the back-end vouches for it. The unique index on (environment, email) is what
- * settles concurrent creates; the early check only saves a needless argon2 hash.
+ * Creates a user from the Server API. An email given here is trusted as verified
+ * unless `emailVerified` says otherwise: the back-end vouches for it. A password may
+ * come as an imported digest (lib/auth/password-hasher.ts). The unique indexes settle
+ * concurrent creates; the early check only saves a needless argon2 hash.
  */
 export async function createUser(
   db: Database,
@@ -48,33 +44,19 @@ export async function createUser(
   input: z.output<typeof createUserBody>,
   actor: Actor,
 ): Promise<ServerUser> {
-  assertMetadataFits(input);
-  if (input.password !== undefined) await assertPasswordAllowed(environment.settings.passwordPolicy, input.password);
-  if (input.email) await assertEmailFree(db, environment.id, input.email);
-  const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
-  const id = randomUUID();
+  const { hasherConfig, ...fields } = input;
+  assertMetadataFits(fields);
+  if (fields.password !== undefined) await assertPasswordAllowed(environment.settings.passwordPolicy, fields.password);
+  const taken = await takenIdentifiers(db, environment.id, fields.email ? [fields.email] : [], fields.externalId ? [fields.externalId] : []);
+  if (taken.emails.size > 0) throw emailTaken();
+  if (taken.externalIds.size > 0) throw externalIdTaken();
+  const row = await newUserRow(environment, fields, { hasherConfig });
   try {
-    // One statement writes the user, its address and the audit row: atomic without an
-    // explicit transaction, and one round trip instead of five on the hottest write.
-    await db.execute(sql`
-      with new_user as (
-        insert into users (id, environment_id, email, email_verified_at, password_hash, first_name, last_name, locale,
-                           public_metadata, private_metadata, unsafe_metadata)
-        values (${id}, ${environment.id}, ${input.email ?? null}, ${input.email ? sql`now()` : null}, ${passwordHash},
-                ${input.firstName || null}, ${input.lastName || null}, ${input.locale ?? null},
-                ${JSON.stringify(input.publicMetadata ?? {})}::jsonb, ${JSON.stringify(input.privateMetadata ?? {})}::jsonb,
-                ${JSON.stringify(input.unsafeMetadata ?? {})}::jsonb)
-        returning id, environment_id, email, email_verified_at
-      ), new_address as (
-        insert into email_addresses (environment_id, user_id, email, verified_at)
-        select environment_id, id, email, email_verified_at from new_user where email is not null
-      )
-      ${eventInsert({ environmentId: environment.id, type: "user.created", actor, subjectId: id })}`);
-    const [row] = await db.select().from(users).where(eq(users.id, id));
-    if (!row) throw new Error("created user not found");
-    return toServerUser(row, NO_FACTORS);
+    await insertNewUsers(db, environment, [row], actor);
   } catch (error) {
-    if (isUniqueViolation(error)) throw emailTaken();
-    throw error;
+    throw takenError(error) ?? error;
   }
+  const [created] = await db.select().from(users).where(eq(users.id, row.id));
+  if (!created) throw new Error("created user not found");
+  return toServerUser(created, NO_FACTORS);
 }

@@ -1,6 +1,9 @@
 import { defineOperation } from "../operation/operation";
+import { z } from "zod";
 import {
   createUserBody,
+  importConfigLine,
+  importUserLine,
   pageQuery,
   searchUsersBody,
   serverUserSchema,
@@ -156,4 +159,48 @@ export const resetUserMfaOperation = defineOperation({
   params: userIdParams,
   response: { status: 200, description: "The user, without second factors.", schema: serverUserSchema },
   errors: [...ON_USER, "email_unavailable"],
+});
+
+/** The `error` of a refused import line: the problem object an error response would carry. */
+const lineProblem = z
+  .looseObject({ type: z.string(), title: z.string(), status: z.int(), detail: z.string(), code: z.string(), requestId: z.string() })
+  .meta({ description: "A problem object (CONTRACT §4), as an error response's body." });
+
+export const importUsersOperation = defineOperation({
+  operationId: "importUsers",
+  method: "post",
+  path: "/api/server/v1/users/import",
+  summary: "Import users",
+  description: [
+    "Creates up to 100,000 users from an NDJSON body (`Content-Type: application/x-ndjson`), one user a line with the fields of `POST /users`",
+    "(`passwordDigest` + `passwordHasher` keep an existing password digest: see ImportUserLine; no re-hashing, the first sign-in upgrades it to argon2id).",
+    "The first line may instead be `{\"hasherConfig\": {\"scrypt_firebase\": {signerKey, saltSeparator, rounds, memCost}}}`.",
+    "The answer is 200 NDJSON, one `{line, id}` or `{line, error}` for each user line (`line` counts from 1, blank lines and a valid hasherConfig line answer nothing;",
+    "`error` is a problem object: 400 invalid_request for a malformed line or digest, 409 identifier_exists for an email or externalId already taken, by another user or an earlier line).",
+    "Lines are validated one by one and inserted 1,000 at a time; results stream back as each batch is written, so they are not in line order (match them by `line`). A line over 64 KiB is refused alone; past 100,000 users one 413 line ends the import.",
+  ].join(" "),
+  tags,
+  auth: "server",
+  operatorPermission: "write",
+  streamBody: {
+    contentType: "application/x-ndjson",
+    description: "One JSON object a line: an optional hasherConfig line first, then users.",
+    line: importUserLine,
+    first: importConfigLine,
+    example: [
+      '{"hasherConfig":{"scrypt_firebase":{"signerKey":"jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==","saltSeparator":"Bw==","rounds":8,"memCost":14}}}',
+      '{"email":"ada@example.com","externalId":"u_1","passwordHasher":"bcrypt","passwordDigest":"$2b$10$N9qo8uLOickgx2ZMRZoMyeIjZAgcfl7p92ldGxad68LJZdL17lhWy","createdAt":"2019-04-01T10:00:00Z"}',
+      '{"email":"grace@example.com","externalId":"u_2","passwordHasher":"scrypt_firebase","passwordDigest":"lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ==","passwordSalt":"42xEC+ixf3L2lw==","emailVerified":false}',
+    ].join("\n"),
+  },
+  response: {
+    status: 200,
+    description:
+      'NDJSON, one result a user line, streamed as batches are written (not in line order): `{"line":2,"id":"0b7c6a52-…"}` or `{"line":3,"error":{…problem, e.g. 409 identifier_exists…}}`.',
+    contentType: "application/x-ndjson",
+    schema: z
+      .union([z.object({ line: z.int().min(1), id: z.uuid() }), z.object({ line: z.int().min(1), error: lineProblem })])
+      .meta({ id: "ImportResultLine" }),
+  },
+  errors: ["unauthorized", "unsupported_media_type"],
 });

@@ -55,9 +55,11 @@ export function likeContains(term: string): string {
  * through JavaScript.
  */
 function rangeConditions(environmentId: string, filter: SearchFilter, cursor: string | undefined): (SQL | undefined)[] {
-  const { createdAfter, createdBefore } = filter;
+  const { createdAfter, createdBefore, externalId } = filter;
   return [
     eq(users.environmentId, environmentId),
+    // Exact, on the (environment, externalId) unique index.
+    externalId === undefined ? undefined : externalId === null ? isNull(users.externalId) : eq(users.externalId, externalId),
     // createdAt is never null, so a null bound (which requires a null column) matches nothing.
     createdAfter === undefined ? undefined : createdAfter === null ? sql`false` : gte(users.createdAt, new Date(createdAfter)),
     createdBefore === undefined ? undefined : createdBefore === null ? sql`false` : atOrBefore(createdBefore),

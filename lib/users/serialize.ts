@@ -49,6 +49,7 @@ export function toServerUser(row: UserRow, summary: UserSummary): ServerUser {
     ...toClientUser(row),
     lastSignInAt: iso(row.lastSignInAt),
     privateMetadata: row.privateMetadata,
+    externalId: row.externalId,
     mfaEnabled: summary.mfaEnabled,
     passkeys: summary.passkeys,
     identities: summary.identities,

@@ -4,7 +4,9 @@ import { banUser, unbanUser } from "./ban-user";
 import { createUser } from "./create-user";
 import { deleteUser } from "./delete-user";
 import { getServerUserOrThrow } from "./get-user";
-import { banUserOperation, countUsersOperation, createUserOperation, deleteUserOperation, getUserOperation, resetUserMfaOperation, searchUsersOperation, unbanUserOperation, updateUserMetadataOperation, updateUserOperation } from "./operations";
+import { StreamedBody } from "../operation/streamed-body";
+import { importResultBatches, importUsers } from "./import-users";
+import { banUserOperation, countUsersOperation, createUserOperation, importUsersOperation, deleteUserOperation, getUserOperation, resetUserMfaOperation, searchUsersOperation, unbanUserOperation, updateUserMetadataOperation, updateUserOperation } from "./operations";
 import { countUsers } from "./count-users";
 import { searchUsers } from "./search-users";
 import { updateUserMetadata } from "./update-metadata";
@@ -52,3 +54,9 @@ export const updateUserMetadataEndpoint = endpoint(updateUserMetadataOperation, 
 // POST /api/server/v1/users — create a user
 export const createUserEndpoint = endpoint(createUserOperation, ({ environment, body, actor }) =>
   createUser(getDb(), environment, body, actor));
+
+// POST /api/server/v1/users/import — bulk import from NDJSON, one result a line, streamed
+export const importUsersEndpoint = endpoint(importUsersOperation, async ({ environment, stream, actor, context }) => {
+  if (!stream) throw new Error("importUsers declares streamBody: the route kit passes the body");
+  return StreamedBody.ndjson(importResultBatches(importUsers(getDb(), environment, stream, actor), context.requestId));
+});

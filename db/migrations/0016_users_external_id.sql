@@ -1,0 +1,2 @@
+ALTER TABLE "users" ADD COLUMN "external_id" text;--> statement-breakpoint
+CREATE UNIQUE INDEX "users_environment_external_id_idx" ON "users" USING btree ("environment_id","external_id") WHERE external_id IS NOT NULL;
