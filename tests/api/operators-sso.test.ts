@@ -111,7 +111,7 @@ describe("staff single sign-on (DASHBOARD_OIDC_*)", () => {
     expect(location).toBe(`${ORIGIN}/dashboard`);
     expect(pageBrowser.jar.get(DASHBOARD_COOKIE)).toBeTruthy();
     browse();
-    expect(await currentOperator()).toEqual({ id: operator.id, email: account.email, role: "admin", hasSecondFactor: false });
+    expect(await currentOperator()).toEqual({ id: operator.id, email: account.email, role: "admin", hasSecondFactor: false, sessionProvedSecondFactor: false });
   });
 
   it("refuses an address that is no operator's, and one the provider did not verify: no cookie, the sign-in page says so", async () => {
@@ -206,7 +206,7 @@ describe("staff single sign-on (DASHBOARD_OIDC_*)", () => {
     expect(await currentOperator()).toBeNull();
     expect(await orRedirect(() => operatorSecondFactorAction(IDLE_STATE, formOf({ code: totpCode(secret) })))).toEqual({ redirect: "/dashboard" });
     browse();
-    expect(await currentOperator()).toEqual({ id: operator.id, email, role: "owner", hasSecondFactor: true });
+    expect(await currentOperator()).toEqual({ id: operator.id, email, role: "owner", hasSecondFactor: true, sessionProvedSecondFactor: true });
   });
 
   it("staff SSO is no second factor: in production a factorless admin signed in by it may only read", async () => {
