@@ -5,11 +5,11 @@
  * is what checks them.
  */
 export const PASSWORD_DIGEST_FORMATS = [
-  ["bcrypt", "modular crypt, `$2a$`, `$2b$` or `$2y$`, cost 4-14", "$2b$10$a4JZGj76grjPacZt.meOgue7JkjhceryB57d89SXYF7IqERgdUTkG"],
-  ["argon2i", "PHC string, v=19, m ≤ 262144, t ≤ 10, p ≤ 16", "$argon2i$v=19$m=4096,t=3,p=1$0P+RoE5I7DNvzA2srS9K/A$ogiXVj4F+MGpPUpYrvuSAOxX201WGDd520Rfh0vBnmE"],
+  ["bcrypt", "modular crypt, `$2a$`, `$2b$` or `$2y$`, cost 4-12 (each sign-in attempt pays it)", "$2b$10$a4JZGj76grjPacZt.meOgue7JkjhceryB57d89SXYF7IqERgdUTkG"],
+  ["argon2i", "PHC string, v=19, m ≤ 65536, t ≤ 4, p ≤ 4", "$argon2i$v=19$m=4096,t=3,p=1$0P+RoE5I7DNvzA2srS9K/A$ogiXVj4F+MGpPUpYrvuSAOxX201WGDd520Rfh0vBnmE"],
   ["argon2id", "PHC string, v=19, same bounds", "$argon2id$v=19$m=19456,t=2,p=1$SQ9ZTxpwEcgC/75xk0b9+g$LN1+dQxQ0Q1+P9I/aJ3P+ckbsVa5ueuRudkxi/KPxRY"],
-  ["pbkdf2_sha256", "Django: `pbkdf2_sha256$<iterations ≤ 2,000,000>$<salt>$<base64 of 32 bytes>`", "pbkdf2_sha256$870000$k3wmmC0rWMGmJTxsZnFabc$xbmVUQzTZ33qpXz452M5KGrq4xMoB1+oO0lFECw3zj8="],
-  ["scrypt_firebase", "the Firebase export's base64 `passwordHash`, with `passwordSalt` and the project's `hasherConfig.scrypt_firebase`", "lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ=="],
+  ["pbkdf2_sha256", "Django: `pbkdf2_sha256$<iterations ≤ 1,200,000>$<salt>$<base64 of 32 bytes>`", "pbkdf2_sha256$870000$k3wmmC0rWMGmJTxsZnFabc$xbmVUQzTZ33qpXz452M5KGrq4xMoB1+oO0lFECw3zj8="],
+  ["scrypt_firebase", "the Firebase export's base64 `passwordHash` (as long as the signer key), with `passwordSalt` and the project's `hasherConfig.scrypt_firebase`", "lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ=="],
   ["sha256", "`sha256$<salt>$<64 hex digits of sha256(salt + password)>`", "sha256$a1b2c3$07dfce723055b7d9d2aefce652e2877f9a33fc4457f27b1b600489b8c53f8dab"],
 ] as const;
 

@@ -2,8 +2,13 @@ import bcrypt from "bcryptjs";
 import type { Hasher } from "./hasher";
 
 const MODULAR_CRYPT = /^\$2[aby]\$(\d\d)\$[./A-Za-z0-9]{53}$/;
-/** Cost 14 takes about a second in pure-JS bcrypt; more would let one sign-in stall the server. */
-const MAX_COST = 14;
+/**
+ * bcryptjs is JavaScript on the server's own thread: cost 12 takes about 250 ms, and
+ * every attempt on an imported user (a wrong password too, until the first right one
+ * upgrades the digest) pays it, so a higher cost would let anyone who knows an
+ * imported address slow the whole server.
+ */
+const MAX_COST = 12;
 
 /** bcrypt in its modular crypt form `$2a$`/`$2b$`/`$2y$` (PHP's `$2y$` is the same algorithm). */
 export const bcryptHasher: Hasher = {

@@ -37,3 +37,16 @@ export interface DigestExtras {
 }
 
 export const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/**
+ * Strict base64: the bytes, or null unless the text is canonical base64 of at least
+ * `minBytes` bytes (a length that is a multiple of 4, and encoding the bytes gives the
+ * text back). Node's own decoder accepts anything and drops what it cannot read, so
+ * `"A"` decodes to nothing: a digest field that decodes to nothing would compare equal
+ * to a computation that yields nothing.
+ */
+export function strictBase64(text: string, minBytes: number): Buffer | null {
+  if (text.length % 4 !== 0 || !BASE64.test(text)) return null;
+  const bytes = Buffer.from(text, "base64");
+  return bytes.length >= minBytes && bytes.toString("base64") === text ? bytes : null;
+}

@@ -5,8 +5,8 @@ import { equalDigests } from "./equal-secrets";
 
 const pbkdf2Async = promisify(pbkdf2);
 const DJANGO = /^pbkdf2_sha256\$(\d{1,8})\$([^$]{1,128})\$([A-Za-z0-9+/]{43}=)$/;
-/** Django 5.1 uses 1,000,000; beyond 2,000,000 one sign-in would hold a thread for seconds. */
-const MAX_ITERATIONS = 2_000_000;
+/** Django 5.2 uses 1,000,000; each attempt holds one of the shared hashing threads for its length. */
+const MAX_ITERATIONS = 1_200_000;
 
 /** Django's `pbkdf2_sha256$<iterations>$<salt>$<base64 of the 32-byte PBKDF2-HMAC-SHA256>`. */
 export const pbkdf2Sha256Hasher: Hasher = {

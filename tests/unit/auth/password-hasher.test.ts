@@ -64,6 +64,31 @@ describe("password hasher registry", () => {
     }
   });
 
+  it("regression (review): a Firebase digest whose key or hash decodes to nothing (or to too little) is refused, and never accepts any password", async () => {
+    const degenerate = { signerKey: "A", saltSeparator: "", rounds: 1, memCost: 1 };
+    expect(importedDigest("scrypt_firebase", "A", { passwordSalt: "A", hasherConfig: { scrypt_firebase: degenerate } }).ok).toBe(false);
+    // A one-byte key: a random password would match one time in 256.
+    expect(importedDigest("scrypt_firebase", "AA==", { passwordSalt: "c2FsdA==", hasherConfig: { scrypt_firebase: { ...degenerate, signerKey: "AAA=" } } }).ok).toBe(false);
+    // The hash is the key encrypted: a hash of another length cannot be one.
+    expect(importedDigest("scrypt_firebase", "aGFzaA==", { passwordSalt: "c2FsdA==", hasherConfig }).ok).toBe(false);
+    // A stored digest that slipped in before the check still accepts nothing.
+    for (const password of ["anything", "", PASSWORD]) {
+      expect((await verifyPassword("scrypt_firebase$1$1$A$$A$A", password)).ok).toBe(false);
+    }
+  });
+
+  it("regression (review): imported costs a sign-in attempt pays are bounded (bcrypt 12, argon2 64 MiB / t 4 / p 4, pbkdf2 1,200,000)", () => {
+    const salt = "c2FsdHNhbHQ";
+    const hash = "aGFzaGhhc2hoYXNoaGFzaA";
+    expect(importedDigest("bcrypt", `$2b$13$${"a".repeat(53)}`, {}).ok).toBe(false);
+    expect(importedDigest("argon2id", `$argon2id$v=19$m=131072,t=3,p=1$${salt}$${hash}`, {}).ok).toBe(false);
+    expect(importedDigest("argon2id", `$argon2id$v=19$m=65536,t=5,p=1$${salt}$${hash}`, {}).ok).toBe(false);
+    expect(importedDigest("argon2id", `$argon2id$v=19$m=65536,t=3,p=8$${salt}$${hash}`, {}).ok).toBe(false);
+    expect(importedDigest("argon2id", `$argon2id$v=19$m=65536,t=3,p=4$${salt}$${hash}`, {}).ok).toBe(true);
+    expect(importedDigest("pbkdf2_sha256", `pbkdf2_sha256$1300000$salt$${"A".repeat(43)}=`, {}).ok).toBe(false);
+    expect(importedDigest("pbkdf2_sha256", `pbkdf2_sha256$1000000$salt$${"A".repeat(43)}=`, {}).ok).toBe(true);
+  });
+
   it("treats an unknown stored format as a wrong password, never a throw", async () => {
     expect(await verifyPassword("md5$abc", PASSWORD)).toEqual({ ok: false, needsRehash: false });
   });
