@@ -45,7 +45,14 @@ function parseLine(text: string): unknown {
   } catch (error) {
     throw new AppError("invalid_request", `The line is not JSON: ${(error as Error).message}`);
   }
-  if (/\\u0000|\\ud[89a-f][0-9a-f]{2}/i.test(JSON.stringify(value))) {
+  let canonical: string;
+  try {
+    canonical = JSON.stringify(value);
+  } catch {
+    // A line nested thousands deep parses but overflows the stack when written back: that line's error, not the import's.
+    throw new AppError("invalid_request", "The line is nested too deeply.");
+  }
+  if (/\\u0000|\\ud[89a-f][0-9a-f]{2}/i.test(canonical)) {
     throw new AppError("invalid_request", "Strings must not contain NUL characters or lone surrogates.");
   }
   return value;

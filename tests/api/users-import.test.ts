@@ -96,6 +96,17 @@ describe("POST /api/server/v1/users/import", () => {
     expect(results[4]?.error?.detail).toMatch(/hasherConfig/);
   });
 
+  it("regression (review): a line nested thousands deep is that line's error, not the end of the import", async () => {
+    const { api } = await newEnvironment();
+    const deep = `${"[".repeat(30_000)}${"]".repeat(30_000)}`;
+    const results = await importLines(api, [{ email: uniqueEmail() }, deep, { email: uniqueEmail() }]);
+    expect(results.map((result) => [result.line, result.id ? "id" : result.error?.code])).toEqual([
+      [1, "id"],
+      [2, "invalid_request"],
+      [3, "id"],
+    ]);
+  });
+
   it("refuses per line a re-import with the same externalId, and a duplicate email in the same file", async () => {
     const { api } = await newEnvironment();
     const first = await importLines(api, [{ email: uniqueEmail(), externalId: "ext-1" }]);
