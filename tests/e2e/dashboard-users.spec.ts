@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { seedUsers } from "./support/database";
+import { e2eRun } from "./support/run-settings";
 import { checkPage, createUser, environments, PASSWORD, signInThroughForm } from "./support/fixtures";
 import { signInAsOperator } from "./support/operators";
 
@@ -20,6 +21,7 @@ async function userPage(page: Page, environmentId: string, userId: string) {
 }
 
 test("finds one user among 5,000 by an email fragment, a page at a time", async ({ page }) => {
+  test.skip(!e2eRun().databaseUrl, "seeds 5,000 users in one statement into the database, which the server holds open under PGlite");
   const { consenting } = environments();
   await seedUsers(consenting.environmentId, tag, 5000);
   await signInAsOperator(page, "admin");
